@@ -1,0 +1,45 @@
+// A walk through the filter's life: create, add, ask, flush, reopen (verifying every line), ask again.
+using System.Diagnostics;
+using EventFilter;
+
+string directory = args.Length > 0 ? args[0] : Path.Combine(AppContext.BaseDirectory, "data");
+Directory.CreateDirectory(directory);
+string path = Path.Combine(directory, "stream-existence.filter");
+var options = new FilterFileOptions { SizeBytes = 1_000_000 };
+const int streams = 1_000_000;
+
+using (FilterFile filter = FilterFile.Open(path, options))
+{
+    Console.WriteLine($"{(filter.Created ? "Created" : "Opened")} {path}: {filter.LineCount:N0} lines of 64 bytes, k={filter.Header.K}");
+    var watch = Stopwatch.StartNew();
+    for (int i = 0; i < streams; i++)
+    {
+        filter.Add($"customer-{i}");
+    }
+
+    Console.WriteLine($"Added {streams:N0} stream names in {watch.ElapsedMilliseconds} ms");
+    Report(filter);
+    FlushResult flushed = filter.Flush();
+    Console.WriteLine($"Flushed {flushed.BytesFlushed / 1024.0 / 1024.0:F1} MiB in {flushed.Duration.TotalMilliseconds:F0} ms");
+}
+
+using (FilterFile reopened = FilterFile.Open(path, options))
+{
+    Console.WriteLine($"Reopened: verified {reopened.Verification.LinesChecked:N0} lines, {reopened.Verification.CorruptedLines} corrupted");
+    Report(reopened);
+}
+
+static void Report(FilterFile filter)
+{
+    int missing = 0, falsePositives = 0;
+    for (int i = 0; i < streams; i++)
+    {
+        missing += filter.MightExist($"customer-{i}") ? 0 : 1;
+        falsePositives += filter.MightExist($"supplier-{i}") ? 1 : 0;
+    }
+
+    var stats = filter.ComputeStatistics();
+    Console.WriteLine($"  written streams reported missing: {missing} (must be 0)");
+    Console.WriteLine($"  never-written streams answered 'maybe': {falsePositives:N0} of {streams:N0} ({100.0 * falsePositives / streams:F2}%; estimate {100 * stats.EstimatedFalsePositiveRate:F2}%)");
+    Console.WriteLine($"  fill ratio {stats.FillRatio:P1}, estimated streams {stats.EstimatedNames:N0}");
+}

@@ -1,0 +1,171 @@
+using System.Runtime.CompilerServices;
+using System.Runtime.Intrinsics.X86;
+using EventFilter.Format;
+
+namespace EventFilter.Blocked;
+
+/// <summary>
+/// The blocked Bloom filter over a run of 64-byte lines in memory (normally a memory-mapped file).
+/// Every key's k bits sit in one line: a lookup is one cache miss, an add changes one line and dirties one page.
+/// Bit b of a line is bit (b &amp; 7) of byte (b &gt;&gt; 3); on little-endian hardware that is bit (b &amp; 63) of 64-bit word (b &gt;&gt; 6).
+/// See docs/design.md, section "Hot path".
+/// </summary>
+internal sealed unsafe class BloomLines
+{
+    /// <summary>How far ahead the batch paths prefetch: enough lines in flight to cover DRAM latency, few enough to stay in L1.</summary>
+    private const int PrefetchDistance = 16;
+
+    private readonly byte* _lines;
+    private readonly uint _lineCount;
+    private readonly int _k;
+    private readonly long _firstLineOffset;
+    private readonly StripedSpinLock _locks = new();
+    private readonly DirtyPageMap? _dirtyPages;
+
+    static BloomLines()
+    {
+        // The word-wise bit addressing below equals the documented byte-wise numbering only on little-endian hardware.
+        if (!BitConverter.IsLittleEndian)
+        {
+            throw new PlatformNotSupportedException("EventFilter needs a little-endian processor.");
+        }
+    }
+
+    /// <param name="lines">The first data line (64-byte aligned).</param>
+    /// <param name="lineCount">Data lines.</param>
+    /// <param name="k">Bits per key.</param>
+    /// <param name="firstLineOffset">Offset of <paramref name="lines"/> within the mapping, for dirty-page accounting.</param>
+    /// <param name="dirtyPages">Where adds record the pages they change; null when nothing is flushed.</param>
+    public BloomLines(byte* lines, uint lineCount, int k, long firstLineOffset, DirtyPageMap? dirtyPages)
+    {
+        _lines = lines;
+        _lineCount = lineCount;
+        _k = k;
+        _firstLineOffset = firstLineOffset;
+        _dirtyPages = dirtyPages;
+    }
+
+    public uint LineCount => _lineCount;
+
+    public int K => _k;
+
+    public byte* Lines => _lines;
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public bool MightExist(ulong hash) => AllBitsSet(LineOf(hash), (uint)hash);
+
+    /// <summary>Sets the key's bits and keeps the line checksum in step. Returns false when every bit was already set.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public bool Add(ulong hash)
+    {
+        uint line = Probes.Line(hash, _lineCount);
+        ulong* words = (ulong*)(_lines + ((ulong)line << 6));
+
+        // Most adds of a known name change nothing; skip the lock and leave the page clean.
+        if (AllBitsSet(words, (uint)hash))
+        {
+            return false;
+        }
+
+        SetBits(line, words, (uint)hash);
+        return true;
+    }
+
+    /// <summary>Hashes are ready; prefetch each line a little ahead of probing it, so misses overlap.</summary>
+    public void MightExistBatch(ReadOnlySpan<ulong> hashes, Span<bool> results)
+    {
+        if (results.Length < hashes.Length)
+        {
+            throw new ArgumentException("results must be at least as long as the batch.", nameof(results));
+        }
+
+        int ahead = Math.Min(PrefetchDistance, hashes.Length);
+        for (int i = 0; i < ahead; i++)
+        {
+            Prefetch(LineOf(hashes[i]));
+        }
+
+        for (int i = 0; i < hashes.Length; i++)
+        {
+            if (i + PrefetchDistance < hashes.Length)
+            {
+                Prefetch(LineOf(hashes[i + PrefetchDistance]));
+            }
+
+            results[i] = AllBitsSet(LineOf(hashes[i]), (uint)hashes[i]);
+        }
+    }
+
+    public void AddBatch(ReadOnlySpan<ulong> hashes)
+    {
+        int ahead = Math.Min(PrefetchDistance, hashes.Length);
+        for (int i = 0; i < ahead; i++)
+        {
+            Prefetch(LineOf(hashes[i]));
+        }
+
+        for (int i = 0; i < hashes.Length; i++)
+        {
+            if (i + PrefetchDistance < hashes.Length)
+            {
+                Prefetch(LineOf(hashes[i + PrefetchDistance]));
+            }
+
+            Add(hashes[i]);
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ulong* LineOf(ulong hash) => (ulong*)(_lines + ((ulong)Probes.Line(hash, _lineCount) << 6));
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool AllBitsSet(ulong* words, uint state)
+    {
+        for (int i = 0; i < _k; i++)
+        {
+            uint bit = Probes.Bit(state);
+            if ((words[bit >> 6] & (1UL << (int)bit)) == 0)
+            {
+                return false;
+            }
+
+            state *= Probes.Step;
+        }
+
+        return true;
+    }
+
+    private void SetBits(uint line, ulong* words, uint state)
+    {
+        ref int stripe = ref _locks.Enter(line);
+        uint* checksum = (uint*)((byte*)words + FilterGeometry.BitBytesPerLine);
+        uint crc = *checksum;
+        for (int i = 0; i < _k; i++)
+        {
+            uint bit = Probes.Bit(state);
+            ulong mask = 1UL << (int)bit;
+            ulong old = words[bit >> 6];
+            if ((old & mask) == 0)
+            {
+                // Word 7 shares its upper half with the checksum; we hold the stripe, so rewriting it loses nothing.
+                words[bit >> 6] = old | mask;
+                crc ^= LineChecksum.OfBit(bit);
+            }
+
+            state *= Probes.Step;
+        }
+
+        *checksum = crc;
+        StripedSpinLock.Exit(ref stripe);
+        _dirtyPages?.Mark(_firstLineOffset + ((long)line << 6));
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Prefetch(void* address)
+    {
+        if (Sse.IsSupported)
+        {
+            Sse.Prefetch0(address);
+        }
+    }
+}

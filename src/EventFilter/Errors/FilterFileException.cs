@@ -1,0 +1,15 @@
+namespace EventFilter;
+
+/// <summary>Base of every error about a filter file's content; always names the file.</summary>
+public abstract class FilterFileException : IOException
+{
+    /// <summary>Creates the error.</summary>
+    protected FilterFileException(string path, string message, Exception? inner = null)
+        : base($"Filter file '{path}': {message}.", inner)
+    {
+        FilePath = path;
+    }
+
+    /// <summary>The file at fault.</summary>
+    public string FilePath { get; }
+}

@@ -1,0 +1,43 @@
+using EventFilter.Format;
+
+namespace EventFilter;
+
+/// <summary>How to open or create a filter file.</summary>
+public sealed record FilterFileOptions
+{
+    /// <summary>The default bits per name: within 2% of the best rate at 8 bits per name and 27% below k=5 at 16 (docs/design.md, "Choosing k").</summary>
+    public const int DefaultK = 6;
+
+    /// <summary>The default corruption threshold: above this fraction of corrupted lines the filter is rebuilt.</summary>
+    public const double DefaultCorruptionThreshold = 0.05;
+
+    /// <summary>The <c>stream-existence-filter-size</c> in bytes. Must be in [<see cref="FilterGeometry.MinSizeBytes"/>, <see cref="FilterGeometry.MaxSizeBytes"/>].</summary>
+    public required long SizeBytes { get; init; }
+
+    /// <summary>Bits per name, for a new file; an existing file keeps the k in its header. The default value is 6.</summary>
+    public int K { get; init; } = DefaultK;
+
+    /// <summary>Seed of the key hash, for a new file. The default value is 0.</summary>
+    public ulong Seed { get; init; }
+
+    /// <summary>Corrupted fraction of lines above which open reports that a rebuild is needed. The default value is 0.05.</summary>
+    public double CorruptionThreshold { get; init; } = DefaultCorruptionThreshold;
+
+    /// <summary>Receives the number of lines verified so far while opening; null for none.</summary>
+    public IProgress<long>? VerifyProgress { get; init; }
+
+    /// <summary>Throws <see cref="ArgumentOutOfRangeException"/> naming the first bad value.</summary>
+    public void Validate()
+    {
+        _ = FilterGeometry.FromSize(SizeBytes);
+        if (K < 1 || K > FilterHeader.MaxK)
+        {
+            throw new ArgumentOutOfRangeException(nameof(K), K, $"K must be between 1 and {FilterHeader.MaxK}; got {K}.");
+        }
+
+        if (!(CorruptionThreshold > 0 && CorruptionThreshold < 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(CorruptionThreshold), CorruptionThreshold, $"CorruptionThreshold must be strictly between 0 and 1; got {CorruptionThreshold}.");
+        }
+    }
+}

@@ -1,0 +1,48 @@
+using System.Buffers;
+using System.Runtime.CompilerServices;
+using System.Text;
+
+namespace EventFilter.Hashing;
+
+/// <summary>
+/// Turns a stream name into the one 64-bit hash that places it in the filter: XXH3-64 of its UTF-8 bytes.
+/// A name given as UTF-16 is encoded into a stack buffer first, so the string and UTF-8 forms agree byte for byte,
+/// non-ASCII included, and nothing is allocated. See docs/file-format.md, section "Keys".
+/// </summary>
+internal static class KeyHasher
+{
+    /// <summary>Names up to this many UTF-16 chars encode on the stack (3 UTF-8 bytes per char at most).</summary>
+    private const int StackChars = 256;
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static ulong Hash(ReadOnlySpan<byte> utf8Name, ulong seed) => XxHash3.HashToUInt64(utf8Name, unchecked((long)seed));
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static ulong Hash(ReadOnlySpan<char> name, ulong seed)
+    {
+        if (name.Length > StackChars)
+        {
+            return HashLongName(name, seed);
+        }
+
+        Span<byte> utf8 = stackalloc byte[StackChars * 3];
+        int length = Encoding.UTF8.GetBytes(name, utf8);
+        return Hash(utf8[..length], seed);
+    }
+
+    // Long names are rare; a pooled buffer keeps them allocation-free after the pool warms up.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static ulong HashLongName(ReadOnlySpan<char> name, ulong seed)
+    {
+        byte[] rented = ArrayPool<byte>.Shared.Rent(Encoding.UTF8.GetMaxByteCount(name.Length));
+        try
+        {
+            int length = Encoding.UTF8.GetBytes(name, rented);
+            return Hash(rented.AsSpan(0, length), seed);
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+}

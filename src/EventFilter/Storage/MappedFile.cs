@@ -1,0 +1,110 @@
+using System.IO.MemoryMappedFiles;
+
+namespace EventFilter.Storage;
+
+/// <summary>
+/// A whole file mapped into memory, its pointer acquired once and released on Dispose.
+/// The file is opened exclusively for writing (FileShare.Read), so a second writer fails at open, not at first corruption.
+/// </summary>
+internal sealed unsafe class MappedFile : IDisposable
+{
+    private readonly FileStream _stream;
+    private readonly MemoryMappedFile _map;
+    private readonly MemoryMappedViewAccessor _view;
+    private byte* _pointer;
+
+    private MappedFile(FileStream stream, bool writable)
+    {
+        _stream = stream;
+        Length = stream.Length;
+        Writable = writable;
+        var access = writable ? MemoryMappedFileAccess.ReadWrite : MemoryMappedFileAccess.Read;
+        _map = MemoryMappedFile.CreateFromFile(stream, mapName: null, Length, access, HandleInheritability.None, leaveOpen: true);
+        _view = _map.CreateViewAccessor(0, Length, access);
+        byte* pointer = null;
+        _view.SafeMemoryMappedViewHandle.AcquirePointer(ref pointer);
+        _pointer = pointer + _view.PointerOffset;
+    }
+
+    public string Path => _stream.Name;
+
+    public long Length { get; }
+
+    public bool Writable { get; }
+
+    /// <summary>The first byte of the file; valid until Dispose.</summary>
+    public byte* Pointer => _pointer;
+
+    public Span<byte> Span(long offset, int length) => new(_pointer + offset, length);
+
+    /// <summary>Opens an existing file. Throws what FileStream throws for a missing or locked file.</summary>
+    public static MappedFile Open(string path, bool writable)
+    {
+        var stream = new FileStream(
+            path,
+            FileMode.Open,
+            writable ? FileAccess.ReadWrite : FileAccess.Read,
+            writable ? FileShare.Read : FileShare.ReadWrite,
+            bufferSize: 0);
+        try
+        {
+            if (stream.Length == 0)
+            {
+                // A zero-length file cannot be mapped; report it as what it is, a truncated filter.
+                throw new FilterFileLengthException(path, 0, Format.FilterGeometry.MinSizeBytes);
+            }
+
+            return new MappedFile(stream, writable);
+        }
+        catch
+        {
+            stream.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Creates a zero-filled file of <paramref name="length"/> bytes (sparse where the file system allows),
+    /// lets <paramref name="initialise"/> write into it, makes it durable, and only then gives it its final name.
+    /// A crash at any point leaves either no file or a complete one.
+    /// </summary>
+    public static MappedFile CreateAtomically(string path, long length, SpanAction initialise)
+    {
+        string temporary = path + ".tmp";
+        File.Delete(temporary);
+        using (var stream = new FileStream(temporary, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.None, bufferSize: 0))
+        {
+            stream.SetLength(length);
+            using var file = new MappedFile(stream, writable: true);
+            initialise(file);
+            file.Flush();
+        }
+
+        File.Move(temporary, path, overwrite: true);
+        DurableDirectory.Sync(System.IO.Path.GetDirectoryName(System.IO.Path.GetFullPath(path))!);
+        return Open(path, writable: true);
+    }
+
+    /// <summary>Writes dirty pages back (msync) and then the file's data and metadata (fsync). Does not block other threads' access.</summary>
+    public void Flush()
+    {
+        _view.Flush();
+        _stream.Flush(flushToDisk: true);
+    }
+
+    public void Dispose()
+    {
+        if (_pointer != null)
+        {
+            _pointer = null;
+            _view.SafeMemoryMappedViewHandle.ReleasePointer();
+        }
+
+        _view.Dispose();
+        _map.Dispose();
+        _stream.Dispose();
+    }
+
+    /// <summary>Callback that fills a newly created file before it becomes visible.</summary>
+    public delegate void SpanAction(MappedFile file);
+}
