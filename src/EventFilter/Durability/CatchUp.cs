@@ -1,0 +1,109 @@
+using System.Diagnostics;
+using EventFilter.Log;
+
+namespace EventFilter.Durability;
+
+/// <summary>
+/// Step 3 of the open sequence: read the log from the checkpoint to its end and add every name with the batch path.
+/// Checkpoints every <see cref="StreamExistenceFilterOptions.CatchUpCheckpointRecords"/> records, so an interrupted
+/// catch-up (a rebuild, say) resumes where it stopped. The end is sampled again on reaching it, because the log grows.
+/// </summary>
+internal sealed class CatchUp
+{
+    private static readonly TimeSpan ReportEvery = TimeSpan.FromSeconds(1);
+
+    private readonly IStreamNameLog _log;
+    private readonly FilterObserver _observer;
+    private readonly long _checkpointRecords;
+    private long _position;
+    private long _truncatedTo = long.MaxValue;
+
+    public CatchUp(IStreamNameLog log, FilterObserver observer, long checkpointRecords)
+    {
+        _log = log;
+        _observer = observer;
+        _checkpointRecords = checkpointRecords;
+    }
+
+    /// <summary>Everything before this position has been added by the running catch-up.</summary>
+    public long Position => Volatile.Read(ref _position);
+
+    /// <summary>The host truncated its log: the loop must not go on from beyond <paramref name="position"/>.</summary>
+    public void NoteTruncation(long position)
+    {
+        long seen;
+        do
+        {
+            seen = Volatile.Read(ref _truncatedTo);
+        }
+        while (position < seen && Interlocked.CompareExchange(ref _truncatedTo, position, seen) != seen);
+    }
+
+    public async Task<CatchUpProgress> RunAsync(CheckpointedFilter target, CancellationToken cancellationToken)
+    {
+        long start = target.DurablePosition;
+        Volatile.Write(ref _position, start);
+        var batch = new StreamNameBatch();
+        var clock = Stopwatch.StartNew();
+        TimeSpan lastReport = TimeSpan.Zero;
+        long records = 0, sinceCheckpoint = 0, end = _log.EndPosition;
+
+        while (true)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            long epoch = target.Epoch;
+            ApplyTruncation();
+            if (Position >= end)
+            {
+                end = _log.EndPosition;
+                if (Position >= end && target.Checkpoint(Position, epoch))
+                {
+                    break;
+                }
+
+                continue;
+            }
+
+            batch.Clear();
+            await _log.ReadAsync(Position, batch, cancellationToken).ConfigureAwait(false);
+            if (batch.Count == 0 && batch.NextPosition <= Position)
+            {
+                // The log has nothing more to give, whatever its end said: stop here.
+                if (target.Checkpoint(Position, epoch))
+                {
+                    break;
+                }
+
+                continue;
+            }
+
+            target.File.AddBatch(batch.Names, batch.Lengths);
+            Volatile.Write(ref _position, batch.NextPosition);
+            records += batch.Count;
+            sinceCheckpoint += batch.Count;
+            if (sinceCheckpoint >= _checkpointRecords && target.Checkpoint(Position, epoch))
+            {
+                sinceCheckpoint = 0;
+            }
+
+            if (clock.Elapsed - lastReport >= ReportEvery)
+            {
+                lastReport = clock.Elapsed;
+                _observer.CatchUpProgress(new CatchUpProgress(target.File.Path, start, Position, Math.Max(end, Position), records, clock.Elapsed));
+            }
+        }
+
+        var done = new CatchUpProgress(target.File.Path, start, Position, Position, records, clock.Elapsed);
+        _observer.CatchUpProgress(done);
+        return done;
+    }
+
+    private void ApplyTruncation()
+    {
+        long truncatedTo = Interlocked.Exchange(ref _truncatedTo, long.MaxValue);
+        if (truncatedTo < Position)
+        {
+            Volatile.Write(ref _position, truncatedTo);
+        }
+    }
+}

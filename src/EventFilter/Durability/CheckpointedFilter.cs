@@ -1,0 +1,91 @@
+using EventFilter.Checkpoints;
+
+namespace EventFilter.Durability;
+
+/// <summary>
+/// A filter file together with its checkpoint file, and the one place that writes checkpoints: data first
+/// (msync + fsync), then the position, atomically. See docs/design.md, section "Durability protocol".
+/// </summary>
+internal sealed class CheckpointedFilter : IDisposable
+{
+    private readonly Lock _gate = new();
+    private readonly FilterObserver _observer;
+
+    public CheckpointedFilter(FilterFile file, string checkpointPath, long startPosition, FilterObserver observer)
+    {
+        File = file;
+        CheckpointPath = checkpointPath;
+        DurablePosition = startPosition;
+        _observer = observer;
+    }
+
+    public FilterFile File { get; }
+
+    public string CheckpointPath { get; private set; }
+
+    /// <summary>The position the checkpoint file vouches for now; catch-up starts here.</summary>
+    public long DurablePosition { get; private set; }
+
+    /// <summary>Bumped by every <see cref="RewindTo"/>; a catch-up that read the log before a truncation must not checkpoint after it.</summary>
+    public long Epoch { get; private set; }
+
+    /// <summary>
+    /// Makes every completed add durable, then records <paramref name="position"/>. The caller guarantees every name
+    /// in records before it was added. Positions never move back here; only <see cref="RewindTo"/> does that.
+    /// With <paramref name="epoch"/>, nothing is written if a truncation happened since the caller read it; returns false then.
+    /// </summary>
+    public bool Checkpoint(long position, long? epoch = null)
+    {
+        FlushResult flush;
+        lock (_gate)
+        {
+            if (epoch is { } expected && expected != Epoch)
+            {
+                return false;
+            }
+
+            if (position < DurablePosition)
+            {
+                return true;
+            }
+
+            flush = File.Flush();
+            CheckpointFile.Write(CheckpointPath, new Checkpoint(position, File.Header.FileId));
+            DurablePosition = position;
+        }
+
+        _observer.CheckpointWritten(File.Path, position, flush);
+        return true;
+    }
+
+    /// <summary>Moves the checkpoint back (the log was truncated). Bits stay: extra bits are only false positives.</summary>
+    public void RewindTo(long position)
+    {
+        long from;
+        lock (_gate)
+        {
+            from = DurablePosition;
+            if (position >= from)
+            {
+                return;
+            }
+
+            CheckpointFile.Write(CheckpointPath, new Checkpoint(position, File.Header.FileId));
+            DurablePosition = position;
+            Epoch++;
+        }
+
+        _observer.Truncated(File.Path, from, position);
+    }
+
+    /// <summary>After a resize swap renamed the files, later checkpoints go to the new name.</summary>
+    public void MovedTo(string checkpointPath)
+    {
+        lock (_gate)
+        {
+            CheckpointPath = checkpointPath;
+        }
+    }
+
+    public void Dispose() => File.Dispose();
+}

@@ -1,0 +1,40 @@
+using EventFilter.Integrity;
+
+namespace EventFilter.Durability;
+
+/// <summary>
+/// What the filter tells its host about its life. The core takes no logging dependency; the hosting package turns
+/// these calls into log lines and metrics. Every method may be called from a background thread; none may throw.
+/// </summary>
+public class FilterObserver
+{
+    /// <summary>The file was opened (or created) and verified.</summary>
+    public virtual void Opened(string path, bool created, VerificationResult verification) { }
+
+    /// <summary>The file cannot be used and a new one is being built from the log.</summary>
+    public virtual void RebuildStarted(string path, RebuildReason reason, string detail) { }
+
+    /// <summary>The configured size differs from the file's; a new file is being built while the old one serves.</summary>
+    public virtual void ResizeStarted(string path, long fromSizeBytes, long toSizeBytes) { }
+
+    /// <summary>The resized file caught up and replaced the old one.</summary>
+    public virtual void ResizeCompleted(string path, long sizeBytes) { }
+
+    /// <summary>The checkpoint could not be used; catch-up starts from the beginning of the log.</summary>
+    public virtual void CheckpointIgnored(string path, string reason) { }
+
+    /// <summary>Catch-up made progress; called about once a second and at the end.</summary>
+    public virtual void CatchUpProgress(CatchUpProgress progress) { }
+
+    /// <summary>Catch-up reached the log's end: the filter is ready.</summary>
+    public virtual void CatchUpCompleted(CatchUpProgress progress) { }
+
+    /// <summary>A checkpoint was made durable, after the flush it reports.</summary>
+    public virtual void CheckpointWritten(string path, long position, FlushResult flush) { }
+
+    /// <summary>The host truncated its log and the checkpoint moved back.</summary>
+    public virtual void Truncated(string path, long fromPosition, long toPosition) { }
+
+    /// <summary>Catch-up or resize failed; the filter stays not ready and answers "maybe".</summary>
+    public virtual void BackgroundWorkFailed(string path, Exception error) { }
+}

@@ -1,0 +1,17 @@
+namespace EventFilter.Durability;
+
+/// <summary>Why a filter file is being rebuilt from the log.</summary>
+public enum RebuildReason
+{
+    /// <summary>There was no filter file (first start, or it was deleted).</summary>
+    Missing,
+
+    /// <summary>The header was unreadable: wrong magic, version or checksum.</summary>
+    InvalidHeader,
+
+    /// <summary>The file was truncated or extended.</summary>
+    WrongLength,
+
+    /// <summary>More than the corruption threshold of lines were corrupted.</summary>
+    TooCorrupted,
+}

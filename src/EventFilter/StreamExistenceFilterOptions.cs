@@ -1,0 +1,44 @@
+namespace EventFilter;
+
+/// <summary>Settings of a <see cref="StreamExistenceFilter"/>. See docs/configuration.md.</summary>
+public sealed record StreamExistenceFilterOptions
+{
+    /// <summary>The file name of the filter inside <see cref="DataDirectory"/>.</summary>
+    public const string DefaultFileName = "stream-existence.filter";
+
+    /// <summary>Where the filter file and its checkpoint live.</summary>
+    public required string DataDirectory { get; init; }
+
+    /// <summary>The <c>stream-existence-filter-size</c> in bytes; 0 disables the filter. The default value is 256,000,000.</summary>
+    public long SizeBytes { get; init; } = 256_000_000;
+
+    /// <summary>Bits per name for new files. The default value is 6.</summary>
+    public int K { get; init; } = FilterFileOptions.DefaultK;
+
+    /// <summary>Corrupted fraction of lines above which the filter is rebuilt. The default value is 0.05.</summary>
+    public double CorruptionThreshold { get; init; } = FilterFileOptions.DefaultCorruptionThreshold;
+
+    /// <summary>During catch-up, a checkpoint is taken after this many records, so an interrupted rebuild resumes. The default value is 1,000,000.</summary>
+    public long CatchUpCheckpointRecords { get; init; } = 1_000_000;
+
+    /// <summary>The filter file's path.</summary>
+    public string FilterPath => Path.Combine(DataDirectory, DefaultFileName);
+
+    /// <summary>True when the size is 0.</summary>
+    public bool IsDisabled => SizeBytes == 0;
+
+    internal FilterFileOptions ToFileOptions(long sizeBytes) =>
+        new() { SizeBytes = sizeBytes, K = K, CorruptionThreshold = CorruptionThreshold };
+
+    /// <summary>Throws <see cref="ArgumentOutOfRangeException"/> or <see cref="ArgumentException"/> naming the first bad value.</summary>
+    public void Validate()
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(DataDirectory);
+        if (!IsDisabled)
+        {
+            ToFileOptions(SizeBytes).Validate();
+        }
+
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(CatchUpCheckpointRecords);
+    }
+}

@@ -1,0 +1,32 @@
+using EventFilter.Durability;
+using EventFilter.Integrity;
+
+namespace EventFilter.Tests.Durability;
+
+/// <summary>Counts what the filter reported, so tests can assert on rebuilds, resizes and ignored checkpoints.</summary>
+public sealed class RecordingObserver : FilterObserver
+{
+    public List<RebuildReason> Rebuilds { get; } = [];
+
+    public List<string> IgnoredCheckpoints { get; } = [];
+
+    public int ResizesCompleted { get; private set; }
+
+    public int CheckpointsWritten { get; private set; }
+
+    public List<(long From, long To)> Truncations { get; } = [];
+
+    public VerificationResult? LastVerification { get; private set; }
+
+    public override void Opened(string path, bool created, VerificationResult verification) => LastVerification = verification;
+
+    public override void RebuildStarted(string path, RebuildReason reason, string detail) => Rebuilds.Add(reason);
+
+    public override void CheckpointIgnored(string path, string reason) => IgnoredCheckpoints.Add(reason);
+
+    public override void ResizeCompleted(string path, long sizeBytes) => ResizesCompleted++;
+
+    public override void CheckpointWritten(string path, long position, FlushResult flush) => CheckpointsWritten++;
+
+    public override void Truncated(string path, long fromPosition, long toPosition) => Truncations.Add((fromPosition, toPosition));
+}
