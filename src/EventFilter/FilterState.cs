@@ -14,4 +14,7 @@ public enum FilterState
 
     /// <summary>Catch-up failed; every lookup answers "maybe" until the host restarts it.</summary>
     Failed,
+
+    /// <summary>Disposed: the files are closed and every lookup answers "maybe".</summary>
+    Stopped,
 }

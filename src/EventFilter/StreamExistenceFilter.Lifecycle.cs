@@ -141,7 +141,7 @@ public sealed partial class StreamExistenceFilter
         {
             if (_state != FilterState.Disabled)
             {
-                _state = FilterState.Failed;
+                _state = FilterState.Stopped;
             }
 
             _building?.Dispose();

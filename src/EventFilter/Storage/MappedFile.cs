@@ -70,9 +70,27 @@ internal sealed unsafe class MappedFile : IDisposable
     /// </summary>
     public static MappedFile CreateAtomically(string path, long length, SpanAction initialise)
     {
+        try
+        {
+            return CreateAtomicallyCore(path, length, initialise);
+        }
+        catch
+        {
+            // Leave nothing half-made behind: a failed create changes nothing.
+            File.Delete(path + ".tmp");
+            throw;
+        }
+    }
+
+    private static MappedFile CreateAtomicallyCore(string path, long length, SpanAction initialise)
+    {
         string temporary = path + ".tmp";
         File.Delete(temporary);
-        using (var stream = new FileStream(temporary, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.None, bufferSize: 0))
+
+        // Reserve every block now (posix_fallocate): a sparse file on a full disk would fail later, inside the mapping,
+        // as SIGBUS on the first add that touches an unallocated page. Here it fails as an IOException instead.
+        var create = new FileStreamOptions { Mode = FileMode.CreateNew, Access = FileAccess.ReadWrite, Share = FileShare.None, BufferSize = 0, PreallocationSize = length };
+        using (var stream = new FileStream(temporary, create))
         {
             stream.SetLength(length);
             using var file = new MappedFile(stream, writable: true);

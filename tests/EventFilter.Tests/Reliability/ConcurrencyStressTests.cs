@@ -1,0 +1,96 @@
+using EventFilter.Tests.Durability;
+using Xunit.Abstractions;
+
+namespace EventFilter.Tests.Reliability;
+
+/// <summary>Readers, writers, the flusher and checkpoints together, for a bounded time: 10 s in CI, minutes in the full run.</summary>
+public sealed class ConcurrencyStressTests(ITestOutputHelper output) : IDisposable
+{
+    private readonly TempDirectory _dir = new();
+
+    public void Dispose() => _dir.Dispose();
+
+    [Fact]
+    public async Task Readers_writers_and_checkpoints_together_give_no_false_negative_and_valid_lines()
+    {
+        TimeSpan duration = ReliabilityScale.Pick(TimeSpan.FromSeconds(10), TimeSpan.FromMinutes(5));
+        var options = new StreamExistenceFilterOptions { DataDirectory = _dir.Path, SizeBytes = 64 * 4096 };
+        var log = new InMemoryStreamLog();
+        var appendGate = new object();
+        int appended = 0, falseNegatives = 0;
+        long lookups = 0, checkpoints = 0;
+        using var stop = new CancellationTokenSource(duration);
+
+        using (StreamExistenceFilter filter = await FilterHarness.OpenReadyAsync(options, log))
+        {
+            var threads = new List<Thread>();
+            for (int w = 0; w < 2; w++)
+            {
+                threads.Add(Start(() =>
+                {
+                    while (!stop.IsCancellationRequested)
+                    {
+                        lock (appendGate)
+                        {
+                            // The host contract: a record is added before any checkpoint can cover it.
+                            log.Append(Names.Added(appended));
+                            filter.Add(Names.Added(appended));
+                            Volatile.Write(ref appended, appended + 1);
+                        }
+                    }
+                }));
+            }
+
+            for (int r = 0; r < 3; r++)
+            {
+                int seed = r;
+                threads.Add(Start(() =>
+                {
+                    var random = new Random(seed);
+                    while (!stop.IsCancellationRequested)
+                    {
+                        int upTo = Volatile.Read(ref appended);
+                        if (upTo > 0 && !filter.MightExist(Names.Added(random.Next(upTo))))
+                        {
+                            Interlocked.Increment(ref falseNegatives);
+                        }
+
+                        Interlocked.Increment(ref lookups);
+                    }
+                }));
+            }
+
+            threads.Add(Start(() =>
+            {
+                while (!stop.IsCancellationRequested)
+                {
+                    filter.Checkpoint(Volatile.Read(ref appended));
+                    Interlocked.Increment(ref checkpoints);
+                }
+            }));
+
+            foreach (Thread thread in threads)
+            {
+                Assert.True(thread.Join(duration + TimeSpan.FromSeconds(30)), "a stress thread did not stop: deadlock?");
+            }
+
+            filter.Checkpoint(appended);
+        }
+
+        output.WriteLine($"{duration.TotalSeconds} s: {appended:N0} appends, {lookups:N0} lookups, {checkpoints:N0} checkpoints");
+        Assert.Equal(0, falseNegatives);
+        Assert.True(checkpoints > 1 && appended > 1_000 && lookups > 1_000);
+
+        using FilterFile quiescent = FilterFile.OpenReadOnly(options.FilterPath);
+        Assert.Equal(0, quiescent.Verify(repair: false).MismatchedLines);
+        using StreamExistenceFilter reopened = await FilterHarness.OpenReadyAsync(options, log);
+        Assert.Equal(0, FilterHarness.FalseNegatives(reopened, appended));
+    }
+
+    private static Thread Start(Action work)
+    {
+        var thread = new Thread(() => work()) { IsBackground = true };
+        thread.Start();
+        return thread;
+    }
+}
