@@ -67,6 +67,10 @@ public sealed partial class StreamExistenceFilter
         }
 
         CheckpointedFilter serving = _serving ?? throw new InvalidOperationException("Call Open before CatchUpAsync.");
+
+        // Return to the caller at once: a log that answers synchronously would otherwise run the whole catch-up
+        // (and any resize) inside this call, blocking the host that meant to start it in the background.
+        await Task.CompletedTask.ConfigureAwait(ConfigureAwaitOptions.ForceYielding);
         try
         {
             CatchUpProgress done = await _catchUp.RunAsync(serving, cancellationToken).ConfigureAwait(false);

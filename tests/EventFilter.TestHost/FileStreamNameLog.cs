@@ -22,6 +22,9 @@ public sealed class FileStreamNameLog : IStreamNameLog, IDisposable
 
     public long EndPosition => Volatile.Read(ref _durableEnd);
 
+    /// <summary>A pause per read, to stretch a catch-up so that a crash test can kill it halfway.</summary>
+    public TimeSpan ReadDelay { get; init; }
+
     /// <summary>Appends a record (not yet durable) and returns the position after it.</summary>
     public long Append(ReadOnlySpan<byte> name)
     {
@@ -41,6 +44,17 @@ public sealed class FileStreamNameLog : IStreamNameLog, IDisposable
     }
 
     public ValueTask ReadAsync(long fromPosition, StreamNameBatch batch, CancellationToken cancellationToken)
+    {
+        if (ReadDelay > TimeSpan.Zero)
+        {
+            Thread.Sleep(ReadDelay);
+        }
+
+        Read(fromPosition, batch);
+        return ValueTask.CompletedTask;
+    }
+
+    private void Read(long fromPosition, StreamNameBatch batch)
     {
         using var reader = new FileStream(_file.Name, FileMode.Open, FileAccess.Read, FileShare.ReadWrite, bufferSize: 1 << 16);
         reader.Position = fromPosition;
@@ -66,7 +80,6 @@ public sealed class FileStreamNameLog : IStreamNameLog, IDisposable
         }
 
         batch.NextPosition = position;
-        return ValueTask.CompletedTask;
     }
 
     /// <summary>All names in the durable log, for checking a filter against it.</summary>
@@ -78,7 +91,7 @@ public sealed class FileStreamNameLog : IStreamNameLog, IDisposable
         while (position < EndPosition)
         {
             batch.Clear();
-            ReadAsync(position, batch, CancellationToken.None).AsTask().GetAwaiter().GetResult();
+            Read(position, batch);
             int offset = 0;
             foreach (int size in batch.Lengths)
             {

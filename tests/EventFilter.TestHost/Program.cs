@@ -1,24 +1,33 @@
 // Does what an event log server does to the filter, until it is killed:
 //   append a batch of new streams to the log, add them to the filter, fsync the log, and every few batches
-//   checkpoint the filter at the durable end. Prints "durable N" after each fsync so the test knows how far it got.
-// Usage: EventFilter.TestHost <data-directory> <filter-size-bytes> [seed]
+//   checkpoint the filter at the durable end. Prints phase markers so a crash test knows where its kill landed:
+//   "phase open", "phase catch-up", "ready N", "phase add", "phase checkpoint", "durable N".
+// Usage: EventFilter.TestHost <data-directory> <filter-size-bytes> [seed] [read-delay-ms]
+using System.Globalization;
 using System.Text;
 using EventFilter;
 using EventFilter.TestHost;
 
 string directory = args[0];
-long size = long.Parse(args[1], System.Globalization.CultureInfo.InvariantCulture);
-int seed = args.Length > 2 ? int.Parse(args[2], System.Globalization.CultureInfo.InvariantCulture) : 0;
-using var log = new FileStreamNameLog(Path.Combine(directory, "log.bin"));
-using var filter = new StreamExistenceFilter(new StreamExistenceFilterOptions { DataDirectory = directory, SizeBytes = size, CatchUpCheckpointRecords = 5_000 }, log);
+long size = long.Parse(args[1], CultureInfo.InvariantCulture);
+int seed = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 0;
+int readDelay = args.Length > 3 ? int.Parse(args[3], CultureInfo.InvariantCulture) : 0;
+
+using var log = new FileStreamNameLog(Path.Combine(directory, "log.bin")) { ReadDelay = TimeSpan.FromMilliseconds(readDelay) };
+var options = new StreamExistenceFilterOptions { DataDirectory = directory, SizeBytes = size, CatchUpCheckpointRecords = 2_000 };
+using var filter = new StreamExistenceFilter(options, log, new PhaseObserver());
+Console.WriteLine("phase open");
 filter.Open();
-await filter.CatchUpAsync(CancellationToken.None);
+Console.WriteLine("phase catch-up");
+Task catchUp = filter.CatchUpAsync(CancellationToken.None); // goes on into a resize, if the size changed
+await filter.WhenReady;
 
 var random = new Random(seed);
 long written = log.ReadAllNames().Count;
 Console.WriteLine($"ready {written}");
 for (int batch = 0; ; batch++)
 {
+    Console.WriteLine("phase add");
     for (int i = 0; i < 50; i++, written++)
     {
         byte[] name = Encoding.UTF8.GetBytes($"crash-stream-{written}-{random.Next()}");
@@ -29,8 +38,23 @@ for (int batch = 0; ; batch++)
     long durable = log.Sync();
     if (batch % 4 == 0)
     {
+        Console.WriteLine("phase checkpoint");
         filter.Checkpoint(durable);
     }
 
     Console.WriteLine($"durable {written}");
+    if (catchUp.IsFaulted)
+    {
+        await catchUp; // surfaces the failure: a crash test treats any unhandled exception as a defect
+    }
+}
+
+/// <summary>Prints what the filter does in the background, for the crash test's phase attribution.</summary>
+internal sealed class PhaseObserver : EventFilter.Durability.FilterObserver
+{
+    public override void RebuildStarted(string path, EventFilter.Durability.RebuildReason reason, string detail) => Console.WriteLine($"phase rebuild {reason}");
+
+    public override void ResizeStarted(string path, long fromSizeBytes, long toSizeBytes) => Console.WriteLine("phase resize");
+
+    public override void ResizeCompleted(string path, long sizeBytes) => Console.WriteLine("phase resized");
 }

@@ -60,6 +60,18 @@ public sealed class CheckpointAndCrashTests : IDisposable
         Assert.Equal(0, FalseNegatives(filter, 1000));
     }
 
+    [Fact]
+    public async Task CatchUpAsync_returns_to_its_caller_before_catching_up_even_when_the_log_answers_synchronously()
+    {
+        var log = new InMemoryStreamLog { FailAt = 0 }; // a reader that throws at once: if it ran inline, the call would see it
+        log.Append("x");
+        using var filter = new StreamExistenceFilter(Options(_dir), log);
+        filter.Open();
+        Task catchUp = filter.CatchUpAsync(CancellationToken.None);
+        Assert.Equal(FilterState.Initializing, filter.State);
+        await Assert.ThrowsAsync<IOException>(() => catchUp);
+    }
+
     [Theory]
     [InlineData("missing")]
     [InlineData("garbage")]
