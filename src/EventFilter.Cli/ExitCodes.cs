@@ -1,0 +1,17 @@
+namespace EventFilter.Cli;
+
+/// <summary>The tool's exit codes; docs/operations.md, section "Exit codes", is the contract operators script against.</summary>
+internal static class ExitCodes
+{
+    /// <summary>Done: the file is clean (verify), repaired (repair), or the command simply ran.</summary>
+    public const int Success = 0;
+
+    /// <summary>
+    /// Mismatched lines, but no more than the threshold: repair offline or let the server repair on open.
+    /// check also returns it when such lines forced every answer to "maybe".
+    /// </summary>
+    public const int Corrupted = 1;
+
+    /// <summary>A rebuild is needed, or the input was unusable: missing file, not a filter, truncated, garbage checkpoint, bad arguments.</summary>
+    public const int Failure = 2;
+}

@@ -1,0 +1,16 @@
+using System.Text.Json.Serialization;
+using EventFilter.Cli.Reports;
+
+namespace EventFilter.Cli.Output;
+
+/// <summary>
+/// Source-generated serialisation of every report: no reflection, camelCase names, nulls written out
+/// (a missing checkpoint is <c>"checkpoint": null</c>, not an absent field).
+/// </summary>
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, WriteIndented = true)]
+[JsonSerializable(typeof(InspectReport))]
+[JsonSerializable(typeof(VerifyReport))]
+[JsonSerializable(typeof(RepairReport))]
+[JsonSerializable(typeof(CheckReport))]
+[JsonSerializable(typeof(SizingReport))]
+internal sealed partial class CliJsonContext : JsonSerializerContext;

@@ -1,0 +1,4 @@
+// The `eventfilter` operator tool. Everything lives behind Cli.RunAsync so that tests drive it in-process.
+using EventFilter.Cli;
+
+return await Cli.RunAsync(args, CliConsole.ForProcess()).ConfigureAwait(false);

@@ -1,0 +1,43 @@
+using EventFilter.Format;
+using EventFilter.Statistics;
+
+namespace EventFilter.Cli.Reports;
+
+/// <summary>
+/// The two sizing models side by side. Classic: an unblocked Bloom filter of m bits at its best k,
+/// m = -n ln p / (ln 2)^2 and k = (m / n) ln 2. Blocked: our file layout (480-bit lines, all k bits in one line)
+/// by <see cref="FalsePositiveModel"/>, which needs somewhat more bytes for the same rate.
+/// </summary>
+internal static class SizingModels
+{
+    private const string ClassicModel = "classic: m = -n ln p / (ln 2)^2";
+    private const string BlockedModel = "blocked 480-bit lines, FalsePositiveModel";
+
+    public static SizingReport SizeFor(long streams, double targetRate, int k)
+    {
+        double classicBits = Math.Ceiling(-streams * Math.Log(targetRate) / (Math.Log(2) * Math.Log(2)));
+        long classicBytes = (long)Math.Ceiling(classicBits / 8);
+        long blockedBytes = FalsePositiveModel.SizeFor(streams, targetRate, k);
+        SizingEstimate blocked = blockedBytes < 0 || blockedBytes > FilterGeometry.MaxSizeBytes
+            ? new SizingEstimate(BlockedModel, null, null, k, null)
+            : Blocked(streams, blockedBytes, k);
+        return new SizingReport(streams, targetRate, null, Classic(streams, classicBytes), blocked);
+    }
+
+    /// <exception cref="ArgumentOutOfRangeException">The size is not a valid stream-existence-filter-size.</exception>
+    public static SizingReport RateFor(long streams, long sizeBytes, int k) =>
+        new(streams, null, sizeBytes, Classic(streams, sizeBytes), Blocked(streams, sizeBytes, k));
+
+    private static SizingEstimate Classic(long streams, long bytes)
+    {
+        double bits = bytes * 8.0;
+        int bestK = (int)Math.Max(1, Math.Round(bits / streams * Math.Log(2)));
+        return new SizingEstimate(ClassicModel, bytes, bits / streams, bestK, FalsePositiveModel.Classic(streams, bits, bestK));
+    }
+
+    private static SizingEstimate Blocked(long streams, long bytes, int k)
+    {
+        FilterGeometry geometry = FilterGeometry.FromSize(bytes);
+        return new SizingEstimate(BlockedModel, bytes, (double)geometry.TotalBits / streams, k, FalsePositiveModel.Expected(streams, geometry.LineCount, k));
+    }
+}
