@@ -149,6 +149,22 @@ public sealed class FilterFileTests : IDisposable
     }
 
     [Fact]
+    public void A_second_writer_is_refused_while_readers_are_not()
+    {
+        string path = _dir.File("filter.bin");
+        var options = new FilterFileOptions { SizeBytes = 1 << 16 };
+        using FilterFile writer = FilterFile.Open(path, options);
+        var error = Assert.Throws<FilterFileInUseException>(() => FilterFile.Open(path, options));
+        Assert.Contains(path, error.Message, StringComparison.Ordinal);
+        Assert.Throws<FilterFileInUseException>(() => FilterFile.Create(path, options));
+        using FilterFile reader = FilterFile.OpenReadOnly(path);
+        writer.Add("x");
+        Assert.True(reader.MightExist("x"));
+        writer.Dispose();
+        FilterFile.Open(path, options).Dispose(); // released on dispose
+    }
+
+    [Fact]
     public void Read_only_open_refuses_adds()
     {
         string path = _dir.File("filter.bin");

@@ -4,18 +4,20 @@ namespace EventFilter.Storage;
 
 /// <summary>
 /// A whole file mapped into memory, its pointer acquired once and released on Dispose.
-/// The file is opened exclusively for writing (FileShare.Read), so a second writer fails at open, not at first corruption.
+/// A writable mapping holds the file's <see cref="WriterLock"/>, so a second writer fails at open, not at first corruption.
 /// </summary>
 internal sealed unsafe class MappedFile : IDisposable
 {
     private readonly FileStream _stream;
     private readonly MemoryMappedFile _map;
     private readonly MemoryMappedViewAccessor _view;
+    private readonly WriterLock? _writerLock;
     private byte* _pointer;
 
-    private MappedFile(FileStream stream, bool writable)
+    private MappedFile(FileStream stream, bool writable, WriterLock? writerLock = null)
     {
         _stream = stream;
+        _writerLock = writerLock;
         Length = stream.Length;
         Writable = writable;
         var access = writable ? MemoryMappedFileAccess.ReadWrite : MemoryMappedFileAccess.Read;
@@ -38,51 +40,61 @@ internal sealed unsafe class MappedFile : IDisposable
     public Span<byte> Span(long offset, int length) => new(_pointer + offset, length);
 
     /// <summary>Opens an existing file. Throws what FileStream throws for a missing or locked file.</summary>
-    public static MappedFile Open(string path, bool writable)
+    public static MappedFile Open(string path, bool writable) => Open(path, writable, writable ? WriterLock.Acquire(path) : null);
+
+    /// <summary>Opens with a writer lock already held; the mapping owns it from here, or releases it on failure.</summary>
+    private static MappedFile Open(string path, bool writable, WriterLock? writerLock)
     {
-        var stream = new FileStream(
-            path,
-            FileMode.Open,
-            writable ? FileAccess.ReadWrite : FileAccess.Read,
-            writable ? FileShare.Read : FileShare.ReadWrite,
-            bufferSize: 0);
+        FileStream? stream = null;
         try
         {
+            stream = new FileStream(
+                path,
+                FileMode.Open,
+                writable ? FileAccess.ReadWrite : FileAccess.Read,
+                writable ? FileShare.Read : FileShare.ReadWrite,
+                bufferSize: 0);
             if (stream.Length == 0)
             {
                 // A zero-length file cannot be mapped; report it as what it is, a truncated filter.
                 throw new FilterFileLengthException(path, 0, Format.FilterGeometry.MinSizeBytes);
             }
 
-            return new MappedFile(stream, writable);
+            return new MappedFile(stream, writable, writerLock);
         }
         catch
         {
-            stream.Dispose();
+            stream?.Dispose();
+            writerLock?.Dispose();
             throw;
         }
     }
 
     /// <summary>
-    /// Creates a zero-filled file of <paramref name="length"/> bytes (sparse where the file system allows),
-    /// lets <paramref name="initialise"/> write into it, makes it durable, and only then gives it its final name.
+    /// Creates a zero-filled file of <paramref name="length"/> bytes with every block reserved, lets
+    /// <paramref name="initialise"/> write into it, makes it durable, and only then gives it its final name.
     /// A crash at any point leaves either no file or a complete one.
     /// </summary>
     public static MappedFile CreateAtomically(string path, long length, SpanAction initialise)
     {
+        // Held from before the new file appears until it is open, so no other writer can slip in between.
+        WriterLock writerLock = WriterLock.Acquire(path);
         try
         {
-            return CreateAtomicallyCore(path, length, initialise);
+            CreateDurably(path, length, initialise);
         }
         catch
         {
             // Leave nothing half-made behind: a failed create changes nothing.
             File.Delete(path + ".tmp");
+            writerLock.Dispose();
             throw;
         }
+
+        return Open(path, writable: true, writerLock);
     }
 
-    private static MappedFile CreateAtomicallyCore(string path, long length, SpanAction initialise)
+    private static void CreateDurably(string path, long length, SpanAction initialise)
     {
         string temporary = path + ".tmp";
         File.Delete(temporary);
@@ -100,7 +112,6 @@ internal sealed unsafe class MappedFile : IDisposable
 
         File.Move(temporary, path, overwrite: true);
         DurableDirectory.Sync(System.IO.Path.GetDirectoryName(System.IO.Path.GetFullPath(path))!);
-        return Open(path, writable: true);
     }
 
     /// <summary>Writes dirty pages back (msync) and then the file's data and metadata (fsync). Does not block other threads' access.</summary>
@@ -121,6 +132,7 @@ internal sealed unsafe class MappedFile : IDisposable
         _view.Dispose();
         _map.Dispose();
         _stream.Dispose();
+        _writerLock?.Dispose();
     }
 
     /// <summary>Callback that fills a newly created file before it becomes visible.</summary>
