@@ -102,7 +102,22 @@ public sealed unsafe partial class FilterFile : IDisposable
     public static FilterFile OpenReadOnly(string path)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
-        MappedFile file = MappedFile.Open(path, writable: false);
+        return OpenUnverified(MappedFile.Open(path, writable: false));
+    }
+
+    /// <summary>
+    /// Opens an existing file for writing, whatever size it was made for, without verifying it: for an offline repair,
+    /// which then calls <see cref="Verify"/> with repair. Never creates a file. Takes the writer lock.
+    /// </summary>
+    /// <exception cref="FileNotFoundException">There is no file.</exception>
+    public static FilterFile OpenForRepair(string path)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(path);
+        return OpenUnverified(MappedFile.Open(path, writable: true));
+    }
+
+    private static FilterFile OpenUnverified(MappedFile file)
+    {
         try
         {
             FilterHeader header = ReadHeader(file);

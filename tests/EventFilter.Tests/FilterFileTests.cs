@@ -165,6 +165,20 @@ public sealed class FilterFileTests : IDisposable
     }
 
     [Fact]
+    public void OpenForRepair_never_creates_a_file_and_repairs_whatever_size_it_finds()
+    {
+        string path = _dir.File("filter.bin");
+        Assert.Throws<FileNotFoundException>(() => FilterFile.OpenForRepair(path));
+        Assert.False(File.Exists(path));
+
+        FilterFile.Open(path, new FilterFileOptions { SizeBytes = 64 * 50 }).Dispose();
+        long[] bad = Integrity.CorruptionTests.CorruptRandomLines(path, 0.5, seed: 4);
+        using FilterFile filter = FilterFile.OpenForRepair(path);
+        Assert.Equal(bad.Length, filter.Verify(repair: true).RepairedLines);
+        Assert.Equal(0, filter.Verify(repair: false).MismatchedLines);
+    }
+
+    [Fact]
     public void Read_only_open_refuses_adds()
     {
         string path = _dir.File("filter.bin");

@@ -12,12 +12,6 @@ namespace EventFilter.Cli.Commands;
 /// </summary>
 internal static class RepairCommand
 {
-    /// <summary>
-    /// The largest threshold the core accepts (it must be below 1): open then repairs whatever it finds, unless
-    /// every single line is bad, which the explicit repair pass below still handles.
-    /// </summary>
-    private static readonly double RepairEverything = Math.BitDecrement(1.0);
-
     public static Command Create(CliConsole console)
     {
         Argument<string> file = CommonSymbols.FilterFile();
@@ -35,31 +29,18 @@ internal static class RepairCommand
 
     private static int Run(CliConsole console, string path, double threshold, bool json)
     {
-        // Read-only first: validates header and length, and gives the size the writable open must be told.
-        long sizeBytes, lines;
-        using (FilterFile probe = FilterFile.OpenReadOnly(path))
-        {
-            sizeBytes = probe.Header.SizeBytes;
-            lines = probe.LineCount;
-        }
-
-        // Known gap: FilterFile.Open creates a file that is missing, so a file deleted between here and there would
-        // come back empty. An open-existing-only entry point in the core would close the gap.
+        // Refuse early and clearly while a server holds the file; the writer lock below would refuse too.
         ExclusiveUse.EnsureNoOtherUser(path);
 
         VerificationResult result;
-        using (ProgressDisplay progress = ProgressDisplay.Start(console, "repair", lines))
-        using (FilterFile filter = FilterFile.Open(path, new FilterFileOptions { SizeBytes = sizeBytes, CorruptionThreshold = RepairEverything, VerifyProgress = progress }))
+        using (FilterFile filter = FilterFile.OpenForRepair(path))
+        using (ProgressDisplay progress = ProgressDisplay.Start(console, "repair", filter.LineCount))
         {
-            // Open has repaired, written back and flushed, unless every line was bad; then repair explicitly.
-            result = filter.Verification;
-            if (result.MismatchedLines > result.RepairedLines)
-            {
-                result = filter.Verify(repair: true, RepairEverything);
-            }
+            // Repair whatever mismatches, however much: the threshold only decides the exit code below.
+            result = filter.Verify(repair: true, threshold, progress);
         }
 
-        var report = RepairReport.From(path, result with { Threshold = threshold });
+        var report = RepairReport.From(path, result);
         if (json)
         {
             JsonOutput.Write(console.Out, report, CliJsonContext.Default.RepairReport);
