@@ -1,0 +1,46 @@
+using System.Globalization;
+using EventFilter.Format;
+
+namespace EventFilter.Hosting.Configuration;
+
+/// <summary>
+/// What each setting accepts, and the one-line error every bad value gets: the key as the operator wrote it,
+/// the value given, what is wrong and what is accepted. Listed in docs/configuration.md, section "Errors".
+/// </summary>
+internal static class OptionErrors
+{
+    public static readonly TimeSpan MinCheckpointInterval = TimeSpan.FromSeconds(1);
+
+    public static readonly TimeSpan MaxCheckpointInterval = TimeSpan.FromDays(1);
+
+    public static string SizeAccepted { get; } = string.Create(
+        CultureInfo.InvariantCulture,
+        $"0 to disable the filter, or {FilterGeometry.MinSizeBytes} to {FilterGeometry.MaxSizeBytes} bytes ({DescribeBytes(FilterGeometry.MaxSizeBytes)}) written as {SizeParser.AcceptedFormats}");
+
+    public const string DataDirectoryAccepted = "the path of a directory this process can create files in (it is created if missing)";
+
+    public static string CheckpointIntervalAccepted { get; } = string.Create(
+        CultureInfo.InvariantCulture,
+        $"a time span [d.]hh:mm:ss from {MinCheckpointInterval:c} to {MaxCheckpointInterval:c}, e.g. 00:00:30");
+
+    public const string CorruptionThresholdAccepted = "a fraction strictly between 0 and 1, e.g. 0.05 for 5%";
+
+    public const string CatchUpCheckpointRecordsAccepted = "a whole number of records from 1 to 9223372036854775807, e.g. 1000000";
+
+    public static string Format(string key, string? given, string problem, string accepted) =>
+        $"{key} is {(given is null ? "not set" : $"'{given}'")}: {problem}. Accepted: {accepted}.";
+
+    /// <summary>"256 GiB" for an exact binary multiple, else the plain byte count.</summary>
+    public static string DescribeBytes(long bytes)
+    {
+        string[] units = ["B", "KiB", "MiB", "GiB", "TiB"];
+        int unit = 0;
+        while (unit < units.Length - 1 && bytes >= 1024 && bytes % 1024 == 0)
+        {
+            bytes /= 1024;
+            unit++;
+        }
+
+        return string.Create(CultureInfo.InvariantCulture, $"{bytes} {units[unit]}");
+    }
+}

@@ -1,0 +1,69 @@
+using System.Globalization;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Options;
+
+namespace EventFilter.Hosting.Configuration;
+
+/// <summary>
+/// Reads the options from a configuration section. Not the standard binder: it throws on a value that does not
+/// convert ("abc" for a number) with a message that says neither the value nor what is accepted, before any
+/// validator runs. Here every value is read as text and a bad one becomes a one-line error for the validator.
+/// </summary>
+internal sealed class SectionReader(IConfiguration section) : IConfigureOptions<StreamExistenceFilterHostingOptions>
+{
+    public void Configure(StreamExistenceFilterHostingOptions options)
+    {
+        options.KeyPrefix = section is IConfigurationSection { Path.Length: > 0 } named ? named.Path + ":" : "";
+        if (section[nameof(options.StreamExistenceFilterSize)] is { } size)
+        {
+            options.StreamExistenceFilterSize = size;
+        }
+
+        if (section[nameof(options.DataDirectory)] is { } directory)
+        {
+            options.DataDirectory = directory;
+        }
+
+        if (Read(options, nameof(options.CheckpointInterval), OptionErrors.CheckpointIntervalAccepted, "not a time span", ParseTimeSpan) is { } interval)
+        {
+            options.CheckpointInterval = interval;
+        }
+
+        if (Read(options, nameof(options.CorruptionThreshold), OptionErrors.CorruptionThresholdAccepted, "not a number", ParseDouble) is { } threshold)
+        {
+            options.CorruptionThreshold = threshold;
+        }
+
+        if (Read(options, nameof(options.CatchUpCheckpointRecords), OptionErrors.CatchUpCheckpointRecordsAccepted, "not a whole number", ParseLong) is { } records)
+        {
+            options.CatchUpCheckpointRecords = records;
+        }
+    }
+
+    private T? Read<T>(StreamExistenceFilterHostingOptions options, string key, string accepted, string problem, Func<string, T?> parse)
+        where T : struct
+    {
+        string? text = section[key];
+        if (text is null)
+        {
+            return null;
+        }
+
+        T? value = parse(text.Trim());
+        if (value is null)
+        {
+            options.ReadErrors.Add(OptionErrors.Format(options.KeyOf(key), text, problem, accepted));
+        }
+
+        return value;
+    }
+
+    private static TimeSpan? ParseTimeSpan(string text) =>
+        TimeSpan.TryParse(text, CultureInfo.InvariantCulture, out TimeSpan value) ? value : null;
+
+    private static double? ParseDouble(string text) =>
+        double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out double value) ? value : null;
+
+    private static long? ParseLong(string text) =>
+        long.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out long value) ? value : null;
+}

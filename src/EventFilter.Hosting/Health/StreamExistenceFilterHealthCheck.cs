@@ -1,0 +1,70 @@
+using System.Globalization;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
+
+namespace EventFilter.Hosting.Health;
+
+/// <summary>
+/// The filter's health (docs/telemetry.md, section "Health"). Catching up is Degraded, not Unhealthy: lookups are
+/// correct meanwhile ("maybe" sends them to the index), only slower, so a host need not be taken out of service.
+/// </summary>
+internal sealed class StreamExistenceFilterHealthCheck(HostedStreamExistenceFilter filter) : IHealthCheck
+{
+    public Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default) =>
+        Task.FromResult(Check());
+
+    private HealthCheckResult Check()
+    {
+        var data = new Dictionary<string, object>
+        {
+            ["state"] = filter.State.ToString(),
+        };
+        if (filter.CheckpointPosition is { } checkpoint)
+        {
+            data["checkpointPosition"] = checkpoint;
+        }
+
+        long corrupted = filter.Observer.LastVerification?.CorruptedLines ?? 0;
+        data["corruptedLines"] = corrupted;
+
+        // After Dispose the core reports Stopped, except a disabled filter, which stays Disabled: the service's flag covers both.
+        if (filter.IsStopped || filter.State == FilterState.Stopped)
+        {
+            return HealthCheckResult.Unhealthy("stopped", data: data);
+        }
+
+        switch (filter.State)
+        {
+            case FilterState.Disabled:
+                return HealthCheckResult.Healthy("disabled", data);
+
+            case FilterState.Failed:
+                return HealthCheckResult.Unhealthy($"failed: {filter.Failure?.Message ?? "unknown error"}", filter.Failure, data);
+
+            case FilterState.Initializing when filter.Failure is { } openFailure:
+                return HealthCheckResult.Unhealthy($"failed: {openFailure.Message}", openFailure, data);
+
+            case FilterState.Initializing:
+                double percent = filter.Observer.LastProgress?.Percent ?? 0;
+                data["catchUpPercent"] = percent;
+                return HealthCheckResult.Degraded(string.Create(CultureInfo.InvariantCulture, $"catching up: {percent:F0}%"), data: data);
+        }
+
+        // Ready. A failed resize or checkpoint leaves correct answers but needs an operator.
+        if (filter.Failure is { } backgroundFailure)
+        {
+            return HealthCheckResult.Degraded($"resize failed: {backgroundFailure.Message}", backgroundFailure, data);
+        }
+
+        if (filter.CheckpointFailure is { } checkpointFailure)
+        {
+            return HealthCheckResult.Degraded($"checkpoint failed: {checkpointFailure.Message}", checkpointFailure, data);
+        }
+
+        if (corrupted > 0)
+        {
+            return HealthCheckResult.Degraded(string.Create(CultureInfo.InvariantCulture, $"{corrupted} corrupted lines (set to all ones; below the rebuild threshold)"), data: data);
+        }
+
+        return HealthCheckResult.Healthy(filter.IsResizing ? "ready (resizing)" : "ready", data);
+    }
+}

@@ -1,0 +1,121 @@
+using System.Diagnostics.Metrics;
+using System.Runtime.CompilerServices;
+using EventFilter.Hosting.Telemetry;
+using EventFilter.Log;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
+using Microsoft.Extensions.Options;
+
+namespace EventFilter.Hosting;
+
+/// <summary>
+/// The one instance DI hands out both as <see cref="IStreamExistenceFilter"/> and as <see cref="IHostedService"/>:
+/// the core <see cref="StreamExistenceFilter"/>, with adds and lookups counted for the metrics on the way through,
+/// and its life (open, catch-up, checkpoints, shutdown) driven by the host.
+/// </summary>
+internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilter
+{
+    private readonly StreamExistenceFilterHostingOptions _options;
+    private readonly StreamExistenceFilterOptions _filterOptions;
+    private readonly StreamExistenceFilter _filter;
+    private readonly IStreamNameLog _log;
+    private readonly ICheckpointPositionSource? _positionSource;
+    private readonly TimeProvider _time;
+    private readonly ILogger _logger;
+    private readonly FilterMetrics _metrics;
+    private readonly TelemetryObserver _observer;
+
+    public HostedStreamExistenceFilter(
+        IOptions<StreamExistenceFilterHostingOptions> options,
+        IStreamNameLog log,
+        TimeProvider timeProvider,
+        ILoggerFactory? loggerFactory = null,
+        IMeterFactory? meterFactory = null,
+        ICheckpointPositionSource? positionSource = null)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        _options = options.Value;
+        _filterOptions = _options.ToFilterOptions();
+        _log = log;
+        _positionSource = positionSource;
+        _time = timeProvider;
+        _logger = (loggerFactory ?? NullLoggerFactory.Instance).CreateLogger(FilterMetrics.MeterName);
+
+        // The metrics exist before the filter; until it does, the checkpoint gauges report nothing.
+        _metrics = new FilterMetrics(meterFactory, () => _filter?.CheckpointPosition, () => _log.EndPosition);
+        _observer = new TelemetryObserver(_logger, _metrics);
+        _filter = new StreamExistenceFilter(_filterOptions, log, _observer);
+    }
+
+    /// <inheritdoc/>
+    public FilterState State => _filter.State;
+
+    /// <inheritdoc/>
+    public bool IsReady => _filter.IsReady;
+
+    /// <inheritdoc/>
+    public Task WhenReady => _filter.WhenReady;
+
+    /// <inheritdoc/>
+    public long? CheckpointPosition => _filter.CheckpointPosition;
+
+    internal TelemetryObserver Observer => _observer;
+
+    internal FilterMetrics Metrics => _metrics;
+
+    internal bool IsResizing => _filter.IsResizing;
+
+    /// <inheritdoc/>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public bool MightExist(ReadOnlySpan<char> streamName)
+    {
+        if (!_filter.IsReady)
+        {
+            _metrics.NotReady.Increment();
+            return true;
+        }
+
+        return CountAnswer(_filter.MightExist(streamName));
+    }
+
+    /// <inheritdoc/>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public bool MightExist(ReadOnlySpan<byte> utf8StreamName)
+    {
+        if (!_filter.IsReady)
+        {
+            _metrics.NotReady.Increment();
+            return true;
+        }
+
+        return CountAnswer(_filter.MightExist(utf8StreamName));
+    }
+
+    /// <inheritdoc/>
+    public void Add(ReadOnlySpan<char> streamName)
+    {
+        _metrics.Adds.Increment();
+        _filter.Add(streamName);
+    }
+
+    /// <inheritdoc/>
+    public void Add(ReadOnlySpan<byte> utf8StreamName)
+    {
+        _metrics.Adds.Increment();
+        _filter.Add(utf8StreamName);
+    }
+
+    /// <inheritdoc/>
+    public void Checkpoint(long position) => _filter.Checkpoint(position);
+
+    /// <inheritdoc/>
+    public void TruncateTo(long position) => _filter.TruncateTo(position);
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool CountAnswer(bool maybe)
+    {
+        (maybe ? _metrics.Maybe : _metrics.DefinitelyNot).Increment();
+        return maybe;
+    }
+}

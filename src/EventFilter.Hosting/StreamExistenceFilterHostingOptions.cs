@@ -1,0 +1,80 @@
+using EventFilter.Format;
+
+namespace EventFilter.Hosting;
+
+/// <summary>
+/// Settings of the hosted stream-existence filter, checked when the host starts. Every key, its default, range and
+/// spelling in appsettings.json, environment variables and on the command line is in docs/configuration.md.
+/// </summary>
+public sealed class StreamExistenceFilterHostingOptions
+{
+    /// <summary>The configuration section the documentation and samples use: <c>StreamExistenceFilter</c>.</summary>
+    public const string SectionName = "StreamExistenceFilter";
+
+    /// <summary>
+    /// The top-level configuration key <c>stream-existence-filter-size</c>, which the command-line switch
+    /// <c>--stream-existence-filter-size 15MB</c> sets. When present it wins over <see cref="StreamExistenceFilterSize"/>
+    /// from any other source.
+    /// </summary>
+    public const string SizeSwitchKey = FilterGeometry.SizeSettingName;
+
+    /// <summary>
+    /// The filter's size in bytes, as text so that units work: <c>256000000</c>, <c>256MB</c>, <c>1GiB</c>
+    /// (rules in <see cref="SizeParser"/>). <c>0</c> disables the filter; otherwise it must be between
+    /// <see cref="FilterGeometry.MinSizeBytes"/> and <see cref="FilterGeometry.MaxSizeBytes"/> bytes.
+    /// Plan about 1 byte per expected stream for about 2% false positives.
+    /// </summary>
+    /// <value>The default value is <c>256MB</c> (256,000,000 bytes).</value>
+    public string StreamExistenceFilterSize { get; set; } = "256MB";
+
+    /// <summary>
+    /// The directory that holds the filter file and its checkpoint. Created on start if missing; must be writable.
+    /// </summary>
+    /// <value>The default value is <see langword="null"/>: it must be set.</value>
+    public string? DataDirectory { get; set; }
+
+    /// <summary>How often the filter is flushed and checkpointed at the host's safe position; from 1 second to 1 day.</summary>
+    /// <value>The default value is 30 seconds.</value>
+    public TimeSpan CheckpointInterval { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>
+    /// The fraction of corrupted lines, strictly between 0 and 1, above which the filter is rebuilt from the log
+    /// instead of repaired on start.
+    /// </summary>
+    /// <value>The default value is 0.05 (5%).</value>
+    public double CorruptionThreshold { get; set; } = FilterFileOptions.DefaultCorruptionThreshold;
+
+    /// <summary>During catch-up, a checkpoint is taken after this many records, so that an interrupted rebuild resumes; at least 1.</summary>
+    /// <value>The default value is 1,000,000.</value>
+    public long CatchUpCheckpointRecords { get; set; } = 1_000_000;
+
+    /// <summary>The configuration path of the bound section plus ':', so that errors name the key an operator wrote.</summary>
+    internal string KeyPrefix { get; set; } = "";
+
+    /// <summary>True when the size came from the top-level <see cref="SizeSwitchKey"/>.</summary>
+    internal bool SizeFromSwitch { get; set; }
+
+    /// <summary>Values in configuration that did not parse, each already a complete one-line error.</summary>
+    internal List<string> ReadErrors { get; } = [];
+
+    internal string SizeKey => SizeFromSwitch ? SizeSwitchKey : KeyOf(nameof(StreamExistenceFilterSize));
+
+    internal string KeyOf(string property) => KeyPrefix + property;
+
+    /// <summary>The core's options; call only after validation, which guarantees the size parses.</summary>
+    internal StreamExistenceFilterOptions ToFilterOptions()
+    {
+        if (!SizeParser.TryParse(StreamExistenceFilterSize, out long sizeBytes) || DataDirectory is null)
+        {
+            throw new InvalidOperationException($"{nameof(StreamExistenceFilterHostingOptions)} were used without validation.");
+        }
+
+        return new StreamExistenceFilterOptions
+        {
+            DataDirectory = Path.GetFullPath(DataDirectory),
+            SizeBytes = sizeBytes,
+            CorruptionThreshold = CorruptionThreshold,
+            CatchUpCheckpointRecords = CatchUpCheckpointRecords,
+        };
+    }
+}

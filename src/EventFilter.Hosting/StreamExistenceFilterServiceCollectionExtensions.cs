@@ -1,0 +1,67 @@
+using EventFilter;
+using EventFilter.Hosting;
+using EventFilter.Hosting.Configuration;
+using EventFilter.Log;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
+
+namespace Microsoft.Extensions.DependencyInjection;
+
+/// <summary>Registers the hosted stream-existence filter. See docs/configuration.md.</summary>
+public static class StreamExistenceFilterServiceCollectionExtensions
+{
+    /// <summary>
+    /// Adds the filter, configured from <paramref name="configuration"/> (usually the section
+    /// <see cref="StreamExistenceFilterHostingOptions.SectionName"/>) and from the top-level key
+    /// <c>stream-existence-filter-size</c> (the command-line switch), which wins. The host must register its
+    /// <see cref="IStreamNameLog"/>. Calling it again adds configuration but registers nothing twice.
+    /// </summary>
+    /// <param name="services">The service collection.</param>
+    /// <param name="configuration">The section holding the settings, e.g. <c>builder.Configuration.GetSection("StreamExistenceFilter")</c>.</param>
+    /// <returns>The service collection, for chaining.</returns>
+    public static IServiceCollection AddStreamExistenceFilter(this IServiceCollection services, IConfiguration configuration)
+    {
+        ArgumentNullException.ThrowIfNull(services);
+        ArgumentNullException.ThrowIfNull(configuration);
+        services.AddSingleton<IConfigureOptions<StreamExistenceFilterHostingOptions>>(new SectionReader(configuration));
+        return AddOnce(services);
+    }
+
+    /// <summary>
+    /// Adds the filter, configured in code; the top-level key <c>stream-existence-filter-size</c> (the
+    /// command-line switch) still wins when present. The host must register its <see cref="IStreamNameLog"/>.
+    /// Calling it again adds configuration but registers nothing twice.
+    /// </summary>
+    /// <param name="services">The service collection.</param>
+    /// <param name="configure">Sets the options; at least <see cref="StreamExistenceFilterHostingOptions.DataDirectory"/>.</param>
+    /// <returns>The service collection, for chaining.</returns>
+    public static IServiceCollection AddStreamExistenceFilter(this IServiceCollection services, Action<StreamExistenceFilterHostingOptions> configure)
+    {
+        ArgumentNullException.ThrowIfNull(services);
+        ArgumentNullException.ThrowIfNull(configure);
+        services.Configure(configure);
+        return AddOnce(services);
+    }
+
+    private static IServiceCollection AddOnce(IServiceCollection services)
+    {
+        if (services.Any(service => service.ServiceType == typeof(HostedStreamExistenceFilter)))
+        {
+            return services;
+        }
+
+        // Validated when the host starts, before any hosted service runs, so a bad value creates nothing on disk.
+        services.AddOptions<StreamExistenceFilterHostingOptions>().ValidateOnStart();
+        services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<StreamExistenceFilterHostingOptions>, StreamExistenceFilterOptionsValidator>());
+        services.TryAddEnumerable(ServiceDescriptor.Singleton<IPostConfigureOptions<StreamExistenceFilterHostingOptions>, SizeSwitch>());
+        services.TryAddSingleton(TimeProvider.System);
+
+        // One instance, three faces: the filter the host calls, the hosted service, and what the health check reads.
+        services.AddSingleton<HostedStreamExistenceFilter>();
+        services.AddSingleton<IStreamExistenceFilter>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());
+        services.AddSingleton<IHostedService>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());
+        return services;
+    }
+}

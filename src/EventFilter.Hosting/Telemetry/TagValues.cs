@@ -1,0 +1,26 @@
+using EventFilter.Durability;
+
+namespace EventFilter.Hosting.Telemetry;
+
+/// <summary>The stable tag values of docs/telemetry.md; renaming one breaks dashboards.</summary>
+internal static class TagValues
+{
+    public const string Open = "open";
+
+    public const string CatchUp = "catch-up";
+
+    public const string Checkpoint = "checkpoint";
+
+    public const string Started = "started";
+
+    public const string Completed = "completed";
+
+    public static string Of(RebuildReason reason) => reason switch
+    {
+        RebuildReason.Missing => "missing",
+        RebuildReason.InvalidHeader => "invalid-header",
+        RebuildReason.WrongLength => "wrong-length",
+        RebuildReason.TooCorrupted => "too-corrupted",
+        _ => reason.ToString(),
+    };
+}

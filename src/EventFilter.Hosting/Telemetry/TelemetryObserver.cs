@@ -1,0 +1,97 @@
+using System.Globalization;
+using EventFilter.Durability;
+using EventFilter.Integrity;
+using Microsoft.Extensions.Logging;
+
+namespace EventFilter.Hosting.Telemetry;
+
+/// <summary>
+/// Turns each thing the core reports into a log line and metrics, and keeps the latest verification and
+/// catch-up progress for the health check.
+/// </summary>
+internal sealed class TelemetryObserver(ILogger logger, FilterMetrics metrics) : FilterObserver
+{
+    private volatile VerificationResult? _verification;
+    private volatile CatchUpProgress? _progress;
+
+    /// <summary>What verification found when the serving file was last opened.</summary>
+    public VerificationResult? LastVerification => _verification;
+
+    /// <summary>The latest catch-up report (of the serving file, or of a resize target).</summary>
+    public CatchUpProgress? LastProgress => _progress;
+
+    public override void Opened(string path, bool created, VerificationResult verification)
+    {
+        _verification = verification;
+        metrics.RecordVerification(verification);
+        Log.Opened(logger, path, created ? "created" : "opened", verification.LinesChecked, verification.CorruptedLines);
+        if (!verification.IsClean)
+        {
+            string firstBad = string.Join(", ", verification.FirstBadLines);
+            Log.CorruptedLines(logger, path, verification.CorruptedLines, verification.CorruptedFraction, verification.Threshold, verification.RepairedLines, firstBad);
+        }
+    }
+
+    public override void RebuildStarted(string path, RebuildReason reason, string detail)
+    {
+        metrics.RecordRebuild(reason);
+
+        // A missing file is the first start, not a problem.
+        LogLevel level = reason == RebuildReason.Missing ? LogLevel.Information : LogLevel.Warning;
+        Log.RebuildStarted(logger, level, path, TagValues.Of(reason), detail);
+    }
+
+    public override void ResizeStarted(string path, long fromSizeBytes, long toSizeBytes)
+    {
+        metrics.RecordResize(TagValues.Started);
+        Log.ResizeStarted(logger, path, fromSizeBytes, toSizeBytes);
+    }
+
+    public override void ResizeCompleted(string path, long sizeBytes)
+    {
+        metrics.RecordResize(TagValues.Completed);
+        Log.ResizeCompleted(logger, path, sizeBytes);
+    }
+
+    public override void CheckpointIgnored(string path, string reason)
+    {
+        metrics.RecordIgnoredCheckpoint();
+        Log.CheckpointIgnored(logger, path, reason);
+    }
+
+    public override void CatchUpProgress(CatchUpProgress progress)
+    {
+        _progress = progress;
+        metrics.RecordCatchUp(progress);
+        Log.CatchUpProgress(logger, progress.Path, progress.Records, progress.RecordsPerSecond, progress.Percent, FormatEta(progress.EstimatedRemaining));
+    }
+
+    public override void CatchUpCompleted(CatchUpProgress progress)
+    {
+        _progress = progress;
+        metrics.RecordCatchUp(progress);
+        Log.CatchUpCompleted(logger, progress.Path, progress.Records, progress.Elapsed.TotalSeconds, progress.RecordsPerSecond);
+    }
+
+    public override void CheckpointWritten(string path, long position, FlushResult flush)
+    {
+        metrics.RecordCheckpoint(flush);
+        Log.CheckpointWritten(logger, path, position, flush.BytesFlushed, flush.Duration.TotalMilliseconds);
+    }
+
+    public override void Truncated(string path, long fromPosition, long toPosition)
+    {
+        metrics.RecordTruncation();
+        Log.Truncated(logger, path, fromPosition, toPosition);
+    }
+
+    public override void BackgroundWorkFailed(string path, Exception error)
+    {
+        metrics.RecordError(TagValues.CatchUp);
+        Log.BackgroundWorkFailed(logger, path, error.Message, error);
+    }
+
+    private static string FormatEta(TimeSpan? remaining) => remaining is { } eta
+        ? TimeSpan.FromSeconds(Math.Ceiling(eta.TotalSeconds)).ToString("c", CultureInfo.InvariantCulture)
+        : "unknown";
+}

@@ -1,0 +1,126 @@
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+
+namespace EventFilter.Hosting.Tests;
+
+public sealed class FailureTests : IDisposable
+{
+    private readonly TempDirectory _dir = new();
+    private readonly InMemoryStreamLog _log = new();
+    private readonly LogCapture _logs = new();
+
+    public void Dispose() => _dir.Dispose();
+
+    [Fact]
+    public async Task A_filter_that_cannot_be_opened_fails_start_with_a_critical_line()
+    {
+        // A directory where the filter file should be: valid settings, but the open cannot succeed.
+        Directory.CreateDirectory(_dir.FilterPath);
+        using IHost host = TestHosts.Build(_dir, _log, _logs);
+
+        Exception error = await Assert.ThrowsAnyAsync<Exception>(() => host.StartAsync());
+        (string _, LogLevel level, EventId _, string message) = Assert.Single(_logs.Lines, l => l.Id.Id == 13);
+        Assert.Equal(LogLevel.Critical, level);
+        Assert.Equal($"Stream-existence filter {_dir.FilterPath} could not be opened, so the host stops: {error.Message}", message);
+        Assert.Equal(HealthStatus.Unhealthy, (await host.HealthAsync()).Status);
+    }
+
+    [Fact]
+    public async Task A_catch_up_failure_is_logged_and_unhealthy_but_lookups_still_answer()
+    {
+        _log.AppendRange(0, 10);
+        _log.FailAt = 5;
+        using IHost host = TestHosts.Build(_dir, _log, _logs);
+        await host.StartAsync();
+
+        await Assert.ThrowsAsync<IOException>(() => host.Filter().WhenReady);
+        await TestHosts.Eventually(() => _logs.Messages(12).Any(), "the failure is logged");
+        HealthReportEntry health = await host.HealthAsync();
+        Assert.Equal(HealthStatus.Unhealthy, health.Status);
+        Assert.Equal("failed: simulated log read failure at 5", health.Description);
+        Assert.True(host.Filter().MightExist("anything"));
+        await host.StopAsync();
+    }
+
+    [Fact]
+    public async Task A_failed_checkpoint_is_logged_and_degraded_then_retried_and_rethrown_on_stop()
+    {
+        var time = new FakeTimeProvider();
+        var source = new BrokenPositionSource();
+        HostApplicationBuilder builder = TestHosts.Builder(_dir, _log, _logs, time: time);
+        builder.Services.AddStreamExistenceFilter(o => (o.DataDirectory, o.StreamExistenceFilterSize) = (_dir.Data, "1MiB"));
+        builder.Services.AddSingleton<ICheckpointPositionSource>(source);
+        builder.Services.AddHealthChecks().AddStreamExistenceFilterCheck();
+        using IHost host = builder.Build();
+        await host.StartAsync();
+        await host.Filter().WhenReady;
+
+        source.Broken = true;
+        time.Advance(TimeSpan.FromSeconds(30));
+        await TestHosts.Eventually(() => _logs.Messages(14).Any(), "the failed checkpoint is logged");
+        HealthReportEntry failed = await host.HealthAsync();
+        Assert.Equal(HealthStatus.Degraded, failed.Status);
+        Assert.Equal("checkpoint failed: the host's position is unavailable", failed.Description);
+
+        source.Broken = false;
+        _log.AppendRange(0, 10, host.Filter());
+        time.Advance(TimeSpan.FromSeconds(30));
+        await TestHosts.Eventually(() => host.Filter().CheckpointPosition == 10, "the next tick checkpoints");
+        Assert.Equal(HealthStatus.Healthy, (await host.HealthAsync()).Status);
+
+        source.Broken = true;
+        await Assert.ThrowsAsync<InvalidOperationException>(() => host.StopAsync());
+    }
+
+    [Fact]
+    public async Task Corrupted_lines_below_the_threshold_are_repaired_and_degraded_with_the_count()
+    {
+        _log.AppendRange(0, 1000);
+        using (IHost first = TestHosts.Build(_dir, _log, _logs))
+        {
+            await first.StartAsync();
+            await first.Filter().WhenReady;
+            await first.StopAsync();
+        }
+
+        await using (FileStream file = File.OpenWrite(_dir.FilterPath))
+        {
+            file.Position = 64 + (3 * 64) + 10; // a bit byte of data line 3, after the 64-byte header
+            file.WriteByte(0x5A);
+        }
+
+        using IHost host = TestHosts.Build(_dir, _log, _logs);
+        await host.StartAsync();
+        await host.Filter().WhenReady;
+        HealthReportEntry health = await host.HealthAsync();
+        Assert.Equal(HealthStatus.Degraded, health.Status);
+        Assert.StartsWith("1 corrupted lines", health.Description, StringComparison.Ordinal);
+        Assert.Equal(1L, health.Data["corruptedLines"]);
+        Assert.Contains(_logs.Messages(3), m => m.Contains("has 1 corrupted lines", StringComparison.Ordinal));
+        await host.StopAsync();
+    }
+
+    [Fact]
+    public async Task A_disabled_filter_is_healthy_answers_maybe_and_creates_no_file()
+    {
+        using IHost host = TestHosts.Build(_dir, _log, _logs, null, ("StreamExistenceFilterSize", "0"));
+        await host.StartAsync();
+
+        Assert.Equal(FilterState.Disabled, host.Filter().State);
+        Assert.True(host.Filter().MightExist("anything"));
+        HealthReportEntry health = await host.HealthAsync();
+        Assert.Equal(HealthStatus.Healthy, health.Status);
+        Assert.Equal("disabled", health.Description);
+        await host.StopAsync();
+        Assert.False(File.Exists(_dir.FilterPath));
+    }
+
+    private sealed class BrokenPositionSource : ICheckpointPositionSource
+    {
+        public volatile bool Broken;
+
+        public long SafeCheckpointPosition => Broken ? throw new InvalidOperationException("the host's position is unavailable") : 10;
+    }
+}

@@ -1,0 +1,154 @@
+using System.Text.RegularExpressions;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
+using Microsoft.Extensions.Hosting;
+
+namespace EventFilter.Hosting.Tests;
+
+public sealed class LifecycleTests : IDisposable
+{
+    private readonly TempDirectory _dir = new();
+    private readonly InMemoryStreamLog _log = new();
+    private readonly LogCapture _logs = new();
+    private readonly FakeTimeProvider _time = new();
+
+    public void Dispose() => _dir.Dispose();
+
+    [Fact]
+    public async Task Stop_writes_a_final_checkpoint_at_the_log_end()
+    {
+        _log.AppendRange(0, 1000);
+        using (IHost host = TestHosts.Build(_dir, _log, _logs, _time))
+        {
+            await host.StartAsync();
+            await host.Filter().WhenReady;
+            _log.AppendRange(1000, 500, host.Filter());
+            Assert.Equal(1000, host.Filter().CheckpointPosition);
+            await host.StopAsync();
+        }
+
+        Assert.Equal(1500, ReadCheckpoint());
+        Assert.Contains(_logs.Messages(16), m => m.EndsWith("final checkpoint at 1500", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task Checkpoints_are_taken_on_the_time_providers_ticks()
+    {
+        using IHost host = TestHosts.Build(_dir, _log, _logs, _time, ("CheckpointInterval", "00:00:30"));
+        await host.StartAsync();
+        IStreamExistenceFilter filter = host.Filter();
+        await filter.WhenReady;
+        Assert.Equal(0, filter.CheckpointPosition);
+
+        _log.AppendRange(0, 50, filter);
+        _time.Advance(TimeSpan.FromSeconds(29));
+        await Task.Delay(50);
+        Assert.Equal(0, filter.CheckpointPosition);
+
+        _time.Advance(TimeSpan.FromSeconds(1));
+        await TestHosts.Eventually(() => filter.CheckpointPosition == 50, "the first tick checkpoints at the log end");
+
+        _log.AppendRange(50, 25, filter);
+        _time.Advance(TimeSpan.FromSeconds(30));
+        await TestHosts.Eventually(() => filter.CheckpointPosition == 75, "the second tick checkpoints again");
+        await host.StopAsync();
+    }
+
+    [Fact]
+    public async Task A_registered_position_source_bounds_the_checkpoints()
+    {
+        HostApplicationBuilder builder = TestHosts.Builder(_dir, _log, _logs, time: _time);
+        builder.Services.AddStreamExistenceFilter(o => (o.DataDirectory, o.StreamExistenceFilterSize) = (_dir.Data, "1MiB"));
+        builder.Services.AddSingleton<ICheckpointPositionSource>(new FixedPosition(20));
+        using IHost host = builder.Build();
+        await host.StartAsync();
+        await host.Filter().WhenReady;
+
+        _log.AppendRange(0, 50, host.Filter());
+        _time.Advance(TimeSpan.FromSeconds(30));
+        await TestHosts.Eventually(() => host.Filter().CheckpointPosition == 20, "the tick checkpoints at the source's position");
+        await host.StopAsync();
+        Assert.Equal(20, ReadCheckpoint());
+    }
+
+    [Fact]
+    public async Task Readiness_goes_from_initializing_to_ready_after_catch_up()
+    {
+        _log.AppendRange(0, 100);
+        _log.Gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        using IHost host = TestHosts.Build(_dir, _log, _logs, _time);
+        await host.StartAsync();
+        IStreamExistenceFilter filter = host.Filter();
+
+        Assert.Equal(FilterState.Initializing, filter.State);
+        Assert.True(filter.MightExist("never-written"));
+        HealthReportEntry initializing = await host.HealthAsync();
+        Assert.Equal(HealthStatus.Degraded, initializing.Status);
+        Assert.Equal("catching up: 0%", initializing.Description);
+
+        _log.Gate.SetResult();
+        await filter.WhenReady;
+        Assert.False(filter.MightExist("never-written"));
+        Assert.True(filter.MightExist(InMemoryStreamLog.Name(42)));
+        HealthReportEntry ready = await host.HealthAsync();
+        Assert.Equal(HealthStatus.Healthy, ready.Status);
+        Assert.Equal("ready", ready.Description);
+        await host.StopAsync();
+    }
+
+    [Fact]
+    public async Task Catch_up_progress_is_logged_with_rate_percent_and_eta()
+    {
+        _log.AppendRange(0, 2000);
+        using IHost host = TestHosts.Build(_dir, _log, _logs, _time);
+        await host.StartAsync();
+        await host.Filter().WhenReady;
+        await host.StopAsync();
+
+        Assert.Contains(_logs.Messages(8), m => Regex.IsMatch(m, @"^Catching up .+: 2000 records, [\d,]+ records/s, 100\.0%, ETA 00:00:00$"));
+        Assert.Contains(_logs.Messages(9), m => m.Contains("caught up: 2000 records", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task Stop_during_catch_up_cancels_it_and_closes_the_file()
+    {
+        _log.AppendRange(0, 100);
+        _log.Gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        using IHost host = TestHosts.Build(_dir, _log, _logs, _time);
+        await host.StartAsync();
+
+        await host.StopAsync();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => host.Filter().WhenReady);
+        Assert.Equal(HealthStatus.Unhealthy, (await host.HealthAsync()).Status);
+        Assert.Single(_logs.Messages(16));
+        Assert.Empty(_logs.Messages(12));
+        Assert.Equal(0, ReadCheckpoint());
+    }
+
+    [Fact]
+    public async Task Disposing_a_started_host_without_stopping_ends_catch_up_first()
+    {
+        _log.AppendRange(0, 100);
+        _log.Gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        IHost host = TestHosts.Build(_dir, _log, _logs, _time);
+        await host.StartAsync();
+        IStreamExistenceFilter filter = host.Filter();
+
+        host.Dispose();
+        Assert.NotEqual(FilterState.Ready, filter.State);
+        Assert.NotEqual(FilterState.Initializing, filter.State);
+        Assert.True(filter.MightExist("anything"));
+    }
+
+    private long? ReadCheckpoint()
+    {
+        using var filter = new StreamExistenceFilter(new StreamExistenceFilterOptions { DataDirectory = _dir.Data, SizeBytes = 1 << 20 }, _log);
+        filter.Open();
+        return filter.CheckpointPosition;
+    }
+
+    private sealed class FixedPosition(long position) : ICheckpointPositionSource
+    {
+        public long SafeCheckpointPosition => position;
+    }
+}

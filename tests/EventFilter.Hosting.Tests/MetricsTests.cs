@@ -1,0 +1,94 @@
+using System.Diagnostics.Metrics;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+
+namespace EventFilter.Hosting.Tests;
+
+public sealed class MetricsTests : IDisposable
+{
+    private readonly TempDirectory _dir = new();
+    private readonly InMemoryStreamLog _log = new();
+    private readonly LogCapture _logs = new();
+    private readonly FakeTimeProvider _time = new();
+
+    public void Dispose() => _dir.Dispose();
+
+    [Fact]
+    public async Task Every_instrument_has_a_unit_and_a_description()
+    {
+        using IHost host = TestHosts.Build(_dir, _log, _logs, _time);
+        using var metrics = new MetricsRecorder(host.Services.GetRequiredService<IMeterFactory>());
+        await host.StartAsync();
+        await host.StopAsync();
+
+        Assert.Equal(20, metrics.Instruments.Count);
+        Assert.All(metrics.Instruments, i => Assert.False(string.IsNullOrEmpty(i.Unit), i.Name));
+        Assert.All(metrics.Instruments, i => Assert.False(string.IsNullOrEmpty(i.Description), i.Name));
+        Assert.All(metrics.Instruments, i => Assert.StartsWith("eventfilter.", i.Name, StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task Adds_and_lookups_are_counted_by_answer()
+    {
+        _log.AppendRange(0, 300);
+        _log.Gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        using IHost host = TestHosts.Build(_dir, _log, _logs, _time);
+        using var metrics = new MetricsRecorder(host.Services.GetRequiredService<IMeterFactory>());
+        await host.StartAsync();
+        IStreamExistenceFilter filter = host.Filter();
+
+        Assert.True(filter.MightExist("asked-before-ready"));
+        _log.Gate.SetResult();
+        await filter.WhenReady;
+        _log.AppendRange(300, 3, filter);
+        for (int i = 0; i < 303; i++)
+        {
+            Assert.True(filter.MightExist(InMemoryStreamLog.Name(i)));
+        }
+
+        int definitelyNot = Enumerable.Range(0, 100).Count(i => !filter.MightExist($"absent-{i}"));
+
+        Assert.Equal(3, metrics.Observe("eventfilter.adds"));
+        Assert.Equal(1, metrics.Observe("eventfilter.lookups", "not-ready"));
+        Assert.Equal(definitelyNot, metrics.Observe("eventfilter.lookups", "definitely-not"));
+        Assert.Equal(303 + 100 - definitelyNot, metrics.Observe("eventfilter.lookups", "maybe"));
+        Assert.True(definitelyNot > 90);
+        Assert.Equal(300, metrics.Sum("eventfilter.catch_up.records"));
+        Assert.Equal(1, metrics.Observe("eventfilter.catch_up.progress"));
+        await host.StopAsync();
+    }
+
+    [Fact]
+    public async Task Checkpoints_report_position_lag_flushes_and_statistics()
+    {
+        _log.AppendRange(0, 500);
+        using IHost host = TestHosts.Build(_dir, _log, _logs, _time);
+        using var metrics = new MetricsRecorder(host.Services.GetRequiredService<IMeterFactory>());
+        await host.StartAsync();
+        IStreamExistenceFilter filter = host.Filter();
+        await filter.WhenReady;
+
+        Assert.Equal(1, metrics.Sum("eventfilter.rebuilds", "missing"));
+        _log.AppendRange(500, 200, filter);
+        Assert.Equal(500, metrics.Observe("eventfilter.checkpoint.position"));
+        Assert.Equal(200, metrics.Observe("eventfilter.checkpoint.lag"));
+
+        _time.Advance(TimeSpan.FromSeconds(30));
+        await TestHosts.Eventually(() => metrics.Observe("eventfilter.checkpoint.lag") == 0, "the tick checkpoints at the log end");
+        await TestHosts.Eventually(() => metrics.Observe("eventfilter.fill_ratio") > 0, "statistics are refreshed after the checkpoint");
+        Assert.Equal(700, metrics.Observe("eventfilter.checkpoint.position"));
+        double fpr = metrics.Observe("eventfilter.false_positive_rate")!.Value;
+        Assert.InRange(fpr, double.Epsilon, 1e-6);
+        Assert.InRange(metrics.Observe("eventfilter.names.estimated")!.Value, 650, 750);
+        Assert.Equal(1 << 20, metrics.Observe("eventfilter.size"));
+        Assert.True(metrics.Count("eventfilter.flush.duration") >= 2);
+        Assert.True(metrics.Sum("eventfilter.flush.bytes") > 0);
+        Assert.True(metrics.Sum("eventfilter.checkpoints") >= 2);
+
+        filter.TruncateTo(600);
+        Assert.Equal(1, metrics.Sum("eventfilter.truncations"));
+        Assert.Equal(600, metrics.Observe("eventfilter.checkpoint.position"));
+        Assert.Contains(_logs.Messages(11), m => m.EndsWith("checkpoint moved back from 700 to 600", StringComparison.Ordinal));
+        await host.StopAsync();
+    }
+}
