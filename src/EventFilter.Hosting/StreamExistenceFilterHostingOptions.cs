@@ -20,7 +20,7 @@ public sealed class StreamExistenceFilterHostingOptions
 
     /// <summary>
     /// The filter's size in bytes, as text so that units work: <c>256000000</c>, <c>256MB</c>, <c>1GiB</c>
-    /// (rules in <see cref="SizeParser"/>). <c>0</c> disables the filter; otherwise it must be between
+    /// (rules in <see cref="ByteSize"/>). <c>0</c> disables the filter; otherwise it must be between
     /// <see cref="FilterGeometry.MinSizeBytes"/> and <see cref="FilterGeometry.MaxSizeBytes"/> bytes.
     /// Plan about 1 byte per expected stream for about 2% false positives.
     /// </summary>
@@ -64,7 +64,7 @@ public sealed class StreamExistenceFilterHostingOptions
     /// <summary>The core's options; call only after validation, which guarantees the size parses.</summary>
     internal StreamExistenceFilterOptions ToFilterOptions()
     {
-        if (!SizeParser.TryParse(StreamExistenceFilterSize, out long sizeBytes) || DataDirectory is null)
+        if (!ByteSize.TryParse(StreamExistenceFilterSize, out long sizeBytes) || DataDirectory is null)
         {
             throw new InvalidOperationException($"{nameof(StreamExistenceFilterHostingOptions)} were used without validation.");
         }

@@ -1,3 +1,4 @@
+using EventFilter.Format;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
@@ -46,7 +47,7 @@ public sealed class ValidationTests : IDisposable
         string message = await StartFailsAsync(host);
         Assert.Equal(
             "stream-existence-filter-size is '12XB': not a size. Accepted: 0 to disable the filter, or 128 to 274877906944 bytes (256 GiB) written as "
-            + SizeParser.AcceptedFormats + ".",
+            + ByteSize.AcceptedFormats + ".",
             message);
     }
 

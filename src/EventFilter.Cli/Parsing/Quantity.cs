@@ -1,10 +1,11 @@
 using System.Globalization;
+using EventFilter.Format;
 
 namespace EventFilter.Cli.Parsing;
 
 /// <summary>
-/// Parses counts and sizes with optional unit suffixes, case-insensitive:
-/// K/M/G/T are powers of 1000, Ki/Mi/Gi/Ti powers of 1024; sizes may add a trailing B (KB, MiB, or B alone).
+/// Parses counts with optional unit suffixes, case-insensitive: K/M/G/T are powers of 1000, Ki/Mi/Gi/Ti powers of 1024.
+/// Sizes in bytes go to the core's <see cref="ByteSize"/>, the one parser the hosting options use too.
 /// The number may have '_' separators and a fraction (1.5G), but the result must be a whole number.
 /// Documented in docs/operations.md, section "Numbers and units".
 /// </summary>
@@ -17,22 +18,21 @@ internal static class Quantity
     ];
 
     /// <summary>Parses a count such as 10M or 250_000.</summary>
-    public static bool TryParseCount(string text, out long value, out string? error) => TryParse(text, bytes: false, out value, out error);
+    public static bool TryParseCount(string text, out long value, out string? error) => TryParse(text, out value, out error);
 
-    /// <summary>Parses a size in bytes such as 256MB, 1GiB, 2.5G or 1048576.</summary>
-    public static bool TryParseBytes(string text, out long value, out string? error) => TryParse(text, bytes: true, out value, out error);
+    /// <summary>Parses a size in bytes such as 256MB, 1GiB, 2.5G or 1048576, by the core's rules (<see cref="ByteSize"/>).</summary>
+    public static bool TryParseBytes(string text, out long value, out string? error)
+    {
+        error = ByteSize.TryParse(text, out value) ? null : $"'{text}' is not a size: use {ByteSize.AcceptedFormats}.";
+        return error is null;
+    }
 
-    private static bool TryParse(string text, bool bytes, out long value, out string? error)
+    private static bool TryParse(string text, out long value, out string? error)
     {
         value = 0;
         string unit = new(text.Trim().SkipWhile(c => char.IsAsciiDigit(c) || c is '_' or '.').ToArray());
         string number = text.Trim()[..^unit.Length].Replace("_", string.Empty, StringComparison.Ordinal);
         unit = unit.Trim().ToLowerInvariant();
-        if (bytes && unit.EndsWith('b'))
-        {
-            unit = unit[..^1];
-        }
-
         decimal factor = 1;
         if (number.Length == 0 || unit.Any(c => !char.IsAsciiLetter(c)))
         {
@@ -45,7 +45,7 @@ internal static class Quantity
             (string Suffix, decimal Factor) match = Array.Find(Units, u => u.Suffix == unit);
             if (match.Suffix is null)
             {
-                error = $"'{text}' has an unknown unit; use {(bytes ? "B, KB, MB, GB, TB, KiB, MiB, GiB or TiB" : "K, M, G, T, Ki, Mi, Gi or Ti")}.";
+                error = $"'{text}' has an unknown unit; use K, M, G, T, Ki, Mi, Gi or Ti.";
                 return false;
             }
 
@@ -62,7 +62,7 @@ internal static class Quantity
         decimal total = amount > long.MaxValue / factor ? decimal.MinusOne : amount * factor;
         if (total < 0 || total != decimal.Truncate(total))
         {
-            error = $"'{text}' is not a whole number of {(bytes ? "bytes" : "streams")} that fits in 64 bits.";
+            error = $"'{text}' is not a whole number of streams that fits in 64 bits.";
             return false;
         }
 

@@ -55,7 +55,7 @@ internal sealed class StreamExistenceFilterOptionsValidator : IValidateOptions<S
             return "negative";
         }
 
-        if (!SizeParser.TryParse(text, out long bytes))
+        if (!ByteSize.TryParse(text, out long bytes))
         {
             return "not a size";
         }

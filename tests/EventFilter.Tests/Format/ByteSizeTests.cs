@@ -1,6 +1,7 @@
-namespace EventFilter.Hosting.Tests;
+using EventFilter.Format;
+namespace EventFilter.Tests.Format;
 
-public sealed class SizeParserTests
+public sealed class ByteSizeTests
 {
     [Theory]
     [InlineData("0", 0L)]
@@ -21,7 +22,7 @@ public sealed class SizeParserTests
     [InlineData(" 64 MB ", 64_000_000L)]
     public void Sizes_parse_with_decimal_and_binary_units(string text, long expected)
     {
-        Assert.True(SizeParser.TryParse(text, out long bytes));
+        Assert.True(ByteSize.TryParse(text, out long bytes));
         Assert.Equal(expected, bytes);
     }
 
@@ -41,7 +42,7 @@ public sealed class SizeParserTests
     [InlineData("10000000TB")]
     public void Anything_else_is_refused(string? text)
     {
-        Assert.False(SizeParser.TryParse(text, out long bytes));
+        Assert.False(ByteSize.TryParse(text, out long bytes));
         Assert.Equal(0, bytes);
     }
 }

@@ -1,14 +1,15 @@
 using System.Globalization;
 
-namespace EventFilter.Hosting;
+namespace EventFilter.Format;
 
 /// <summary>
-/// Parses a size in bytes as operators write it: <c>256000000</c>, <c>15MB</c>, <c>1GiB</c>, <c>1.5 GB</c>.
+/// Parses a size in bytes as operators write it: <c>256000000</c>, <c>256_000_000</c>, <c>15MB</c>, <c>1GiB</c>, <c>1.5 GB</c>.
 /// KB, MB, GB and TB are powers of 1000; KiB, MiB, GiB and TiB are powers of 1024. Units are case-insensitive and
 /// the trailing B is optional (<c>15M</c> is <c>15MB</c>). A fraction is accepted when the result is a whole
-/// number of bytes. The same rules as the <c>eventfilter</c> tool; documented in docs/configuration.md, section "Sizes".
+/// number of bytes. One parser for the hosting options and the <c>eventfilter</c> tool; documented in
+/// docs/configuration.md, section "Sizes".
 /// </summary>
-public static class SizeParser
+public static class ByteSize
 {
     /// <summary>What <see cref="TryParse"/> accepts, for error messages.</summary>
     public const string AcceptedFormats =
@@ -32,7 +33,7 @@ public static class SizeParser
         bytes = 0;
         ReadOnlySpan<char> trimmed = text.AsSpan().Trim();
         int numberLength = 0;
-        while (numberLength < trimmed.Length && (char.IsAsciiDigit(trimmed[numberLength]) || trimmed[numberLength] == '.'))
+        while (numberLength < trimmed.Length && (char.IsAsciiDigit(trimmed[numberLength]) || trimmed[numberLength] is '.' or '_'))
         {
             numberLength++;
         }
@@ -43,8 +44,9 @@ public static class SizeParser
             return false;
         }
 
-        // NumberStyles.AllowDecimalPoint alone: no sign, no exponent, no thousands separators.
-        if (!decimal.TryParse(trimmed[..numberLength], NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out decimal amount))
+        // NumberStyles.AllowDecimalPoint alone: no sign, no exponent, no thousands separators ('_' groups digits instead).
+        string digits = trimmed[..numberLength].ToString().Replace("_", string.Empty, StringComparison.Ordinal);
+        if (!decimal.TryParse(digits, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out decimal amount))
         {
             return false;
         }
