@@ -1,0 +1,41 @@
+using EventFilter.Log;
+using EventLog.Errors;
+using EventLog.Segments;
+
+namespace EventLog;
+
+/// <summary>The engine as the filter's log: (position, stream name) records below the durable end.</summary>
+public sealed partial class EventLogEngine
+{
+    /// <inheritdoc/>
+    public ValueTask ReadAsync(long fromPosition, StreamNameBatch batch, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(batch);
+        cancellationToken.ThrowIfCancellationRequested();
+        var scanner = new LogScanner(_segments, fromPosition, _segments.DurableEnd, bufferBytes: 64 * 1024);
+        long next = fromPosition;
+        while (true)
+        {
+            ScanResult result = scanner.Next();
+            if (result == ScanResult.End)
+            {
+                break;
+            }
+
+            if (result != ScanResult.Record)
+            {
+                throw new CorruptLogException(_segments.PathOf(next), next, "a durable record is damaged");
+            }
+
+            if (!batch.TryAdd(scanner.StreamName))
+            {
+                break;
+            }
+
+            next = scanner.Position;
+        }
+
+        batch.NextPosition = next;
+        return ValueTask.CompletedTask;
+    }
+}

@@ -1,0 +1,81 @@
+using EventLog.Errors;
+using EventLog.Index;
+
+namespace EventLog.Writing;
+
+/// <summary>One group commit: decide, write, fsync, publish, complete.</summary>
+internal sealed partial class GroupCommitWriter
+{
+    private async Task CommitAsync()
+    {
+        _batchVersions.Clear();
+        long createdTicks = DateTime.UtcNow.Ticks;
+        foreach (PendingAppend append in _batch)
+        {
+            if (append.CancellationToken.IsCancellationRequested)
+            {
+                append.Cancel(); // not written yet, so cancelling changes nothing
+                continue;
+            }
+
+            long current = _batchVersions.TryGetValue(append.StreamName, out long pending)
+                ? pending
+                : _versions.ForWriter(append.StreamName, append.Utf8Name, append.Hash);
+            if (!append.Expected.IsSatisfiedBy(current))
+            {
+                append.Rejection = new WrongExpectedVersionException(append.StreamName, append.Expected, current);
+                continue;
+            }
+
+            // Into the filter before it is durable, as the host contract allows: a checkpoint only ever claims the
+            // durable end, which this record is not past until the fsync below.
+            _versions.Filter?.Add(append.Utf8Name);
+            _buffer.Add(append, current + 1, createdTicks);
+            _batchVersions[append.StreamName] = append.LastEventNumber;
+        }
+
+        long commitPosition = _buffer.IsEmpty ? 0 : _buffer.Commit();
+        if (commitPosition > 0)
+        {
+            Publish(commitPosition);
+        }
+
+        foreach (PendingAppend append in _batch)
+        {
+            append.Complete(commitPosition);
+        }
+
+        if (_index.Active.Count >= _memTableEntries)
+        {
+            await _maintenance.EnqueueAsync(_index.SealActive()).ConfigureAwait(false);
+        }
+    }
+
+    // Durable now: make it visible to lookups and reads before any caller hears it succeeded.
+    private void Publish(long commitPosition)
+    {
+        MemTable active = _index.Active;
+        foreach (PendingAppend append in _batch)
+        {
+            if (append.Rejection is not null || append.Completion.IsCompleted)
+            {
+                continue;
+            }
+
+            for (int i = 0; i < append.Events.Length; i++)
+            {
+                active.Add(append.StreamName, append.Hash, append.FirstEventNumber + i, append.Positions[i]);
+            }
+
+            Interlocked.Increment(ref _appends);
+        }
+
+        active.CoverTo(commitPosition);
+        foreach ((string stream, long last) in _batchVersions)
+        {
+            _versions.Committed(stream, last);
+        }
+
+        Interlocked.Increment(ref _commits);
+    }
+}

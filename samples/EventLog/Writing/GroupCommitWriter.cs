@@ -1,0 +1,111 @@
+using System.Threading.Channels;
+using EventLog.Errors;
+using EventLog.Index;
+using EventLog.Streams;
+
+namespace EventLog.Writing;
+
+/// <summary>
+/// The single writer. It takes every append queued since its last commit (up to a byte budget), checks each one's
+/// expected version against the stream's current last event number, encodes the winners, writes them with one write
+/// and one fsync, then updates the memtable and cache and only then completes the callers' tasks. One writer decides
+/// every event number, so concurrent appends to one stream can never both win. See README.md, "Durability".
+/// </summary>
+internal sealed partial class GroupCommitWriter : IAsyncDisposable
+{
+    private readonly Channel<PendingAppend> _queue;
+    private readonly RecordBuffer _buffer;
+    private readonly StreamVersions _versions;
+    private readonly StreamIndex _index;
+    private readonly IndexMaintenance _maintenance;
+    private readonly int _memTableEntries;
+    private readonly int _maxBatchBytes;
+    private readonly Dictionary<string, long> _batchVersions = new(StringComparer.Ordinal);
+    private readonly List<PendingAppend> _batch = [];
+    private readonly Task _loop;
+    private volatile Exception? _failure;
+    private long _commits;
+    private long _appends;
+
+    public GroupCommitWriter(RecordBuffer buffer, StreamVersions versions, StreamIndex index, IndexMaintenance maintenance, EventLogOptions options)
+    {
+        _buffer = buffer;
+        _versions = versions;
+        _index = index;
+        _maintenance = maintenance;
+        _memTableEntries = options.MemTableEntries;
+        _maxBatchBytes = options.MaxGroupCommitBytes;
+        _queue = Channel.CreateBounded<PendingAppend>(new BoundedChannelOptions(options.MaxQueuedAppends) { SingleReader = true });
+        _loop = Task.Run(RunAsync);
+    }
+
+    /// <summary>Why the writer stopped taking appends; null while it runs.</summary>
+    public Exception? Failure => _failure;
+
+    /// <summary>Group commits (fsyncs) done.</summary>
+    public long Commits => Interlocked.Read(ref _commits);
+
+    /// <summary>Appends written.</summary>
+    public long Appends => Interlocked.Read(ref _appends);
+
+    /// <summary>Queues the append and waits until it is durable (or rejected).</summary>
+    public async Task<AppendResult> AppendAsync(PendingAppend append)
+    {
+        try
+        {
+            await _queue.Writer.WriteAsync(append, append.CancellationToken).ConfigureAwait(false);
+        }
+        catch (ChannelClosedException)
+        {
+            throw _failure is { } failure ? Stopped(failure) : new EngineStoppedException("The event log engine was stopped; it takes no more appends.");
+        }
+
+        return await append.Completion.ConfigureAwait(false);
+    }
+
+    /// <summary>Stops taking appends, commits everything already queued, and waits for the writer to finish.</summary>
+    public async ValueTask DisposeAsync()
+    {
+        _queue.Writer.TryComplete();
+        await _loop.ConfigureAwait(false);
+    }
+
+    private async Task RunAsync()
+    {
+        ChannelReader<PendingAppend> reader = _queue.Reader;
+        try
+        {
+            while (await reader.WaitToReadAsync().ConfigureAwait(false))
+            {
+                TakeBatch(reader);
+                await CommitAsync().ConfigureAwait(false);
+            }
+        }
+        catch (Exception error)
+        {
+            // A failed write or fsync leaves the segment's tail unknown: stop, and let a restart's recovery repair it.
+            _failure = error;
+            _queue.Writer.TryComplete(error);
+            EngineStoppedException stopped = Stopped(error);
+            _batch.ForEach(a => a.Fail(stopped));
+            while (reader.TryRead(out PendingAppend? queued))
+            {
+                queued.Fail(stopped);
+            }
+        }
+    }
+
+    private void TakeBatch(ChannelReader<PendingAppend> reader)
+    {
+        _batch.Clear();
+        long bytes = 0;
+        while (bytes < _maxBatchBytes && reader.TryRead(out PendingAppend? append))
+        {
+            _batch.Add(append);
+            bytes += append.RecordBytes;
+        }
+    }
+
+    private static EngineStoppedException Stopped(Exception cause) =>
+        new($"The event log engine takes no more appends: {cause.Message}", cause);
+}

@@ -1,0 +1,57 @@
+using EventLog.Streams;
+
+namespace EventLog.Tests.Filters;
+
+/// <summary>The engine keeps the filter's host contract (docs/design.md, "Host contract").</summary>
+public sealed class HostContractTests : IDisposable
+{
+    private readonly TempDirectory _directory = new();
+
+    public void Dispose() => _directory.Dispose();
+
+    [Fact]
+    public async Task Every_appended_name_is_added_and_checkpoints_claim_only_the_durable_end()
+    {
+        var filter = new RecordingFilter();
+        await using EventLogEngine engine = await EventLogEngine.OpenAsync(Engines.Options(_directory.Path));
+        engine.Start(filter);
+        await Engines.AppendNewStreamsAsync(engine, "named", 200);
+
+        Assert.Equal(Enumerable.Range(0, 200).Select(i => $"named-{i}").Order(), filter.Added.Order());
+        Assert.Equal(engine.EndPosition, engine.CheckpointFilter());
+        await engine.StopAsync();
+        Assert.All(filter.Checkpoints, p => Assert.Equal(engine.EndPosition, p));
+        Assert.Equal(2, filter.Checkpoints.Count);
+    }
+
+    [Fact]
+    public async Task A_rejected_append_adds_nothing_to_the_filter()
+    {
+        var filter = new RecordingFilter();
+        await using EventLogEngine engine = await EventLogEngine.OpenAsync(Engines.Options(_directory.Path));
+        engine.Start(filter);
+        await Assert.ThrowsAsync<Errors.WrongExpectedVersionException>(() => engine.AppendAsync("never", ExpectedVersion.Exact(3), Engines.Event()));
+        Assert.Empty(filter.Added);
+    }
+
+    [Fact]
+    public async Task A_torn_tail_cut_on_open_is_passed_on_as_a_truncation()
+    {
+        await using (EventLogEngine writer = await Engines.StartAsync(Engines.Options(_directory.Path)))
+        {
+            await writer.AppendAsync("s", ExpectedVersion.Any, Engines.Event());
+        }
+
+        string segment = Directory.GetFiles(_directory.Sub("log")).Single();
+        await using (FileStream file = File.OpenWrite(segment))
+        {
+            file.Seek(0, SeekOrigin.End);
+            file.Write(new byte[40]);
+        }
+
+        var filter = new RecordingFilter();
+        await using EventLogEngine engine = await EventLogEngine.OpenAsync(Engines.Options(_directory.Path));
+        engine.Start(filter);
+        Assert.Equal([engine.EndPosition], filter.Truncations);
+    }
+}

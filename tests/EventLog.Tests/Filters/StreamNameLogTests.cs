@@ -1,0 +1,87 @@
+using System.Text;
+using EventFilter;
+using EventFilter.Log;
+using EventLog.Streams;
+
+namespace EventLog.Tests.Filters;
+
+/// <summary>The engine as the filter's log, and a host-owned filter injected into it.</summary>
+public sealed class StreamNameLogTests : IDisposable
+{
+    private readonly TempDirectory _directory = new();
+
+    public void Dispose() => _directory.Dispose();
+
+    [Fact]
+    public async Task ReadAsync_returns_every_name_in_log_order_across_segments_and_small_batches()
+    {
+        await using EventLogEngine engine = await Engines.StartAsync(Engines.Options(_directory.Path) with { SegmentSizeBytes = 64 * 1024 });
+        var written = new List<string>();
+        for (int i = 0; i < 300; i++)
+        {
+            string stream = $"log-{i % 40}";
+            await engine.AppendAsync(stream, ExpectedVersion.Any, Engines.Event(data: new string('d', 500)));
+            written.Add(stream);
+        }
+
+        var read = new List<string>();
+        var batch = new StreamNameBatch(maxRecords: 7);
+        long position = 0;
+        while (position < engine.EndPosition)
+        {
+            batch.Clear();
+            await engine.ReadAsync(position, batch, CancellationToken.None);
+            Assert.True(batch.NextPosition > position);
+            int offset = 0;
+            foreach (int length in batch.Lengths)
+            {
+                read.Add(Encoding.UTF8.GetString(batch.Names.Slice(offset, length)));
+                offset += length;
+            }
+
+            position = batch.NextPosition;
+        }
+
+        Assert.Equal(written, read);
+        batch.Clear();
+        await engine.ReadAsync(engine.EndPosition, batch, CancellationToken.None);
+        Assert.Equal((0, engine.EndPosition), (batch.Count, batch.NextPosition));
+    }
+
+    [Fact]
+    public async Task A_host_filter_injected_at_start_gets_every_append_and_its_checkpoints()
+    {
+        await using (EventLogEngine seed = await Engines.StartAsync(Engines.Options(_directory.Path)))
+        {
+            await Engines.AppendNewStreamsAsync(seed, "old", 300);
+        }
+
+        // The host contract (docs/design.md): open the filter, start the engine with it, catch up in the background;
+        // on shutdown stop appends, stop catch-up, dispose the filter, then the engine.
+        await using EventLogEngine engine = await EventLogEngine.OpenAsync(Engines.Options(_directory.Path));
+        using var filter = new StreamExistenceFilter(new StreamExistenceFilterOptions { DataDirectory = _directory.Sub("host-filter"), SizeBytes = 100_000 }, engine);
+        filter.Open();
+        engine.Start(filter);
+        using var stopping = new CancellationTokenSource();
+        Task catchUp = filter.CatchUpAsync(stopping.Token);
+        await Engines.AppendNewStreamsAsync(engine, "new", 300);
+        await filter.WhenReady;
+
+        Assert.Same(filter, engine.Filter);
+        for (int i = 0; i < 300; i++)
+        {
+            Assert.True(filter.MightExist($"old-{i}"), "caught up from the log");
+            Assert.True(filter.MightExist($"new-{i}"), "added by the engine");
+        }
+
+        long end = engine.CheckpointFilter();
+        Assert.Equal(end, filter.CheckpointPosition);
+
+        await engine.StopAsync();
+        Assert.Equal(engine.EndPosition, filter.CheckpointPosition);
+        await Assert.ThrowsAsync<Errors.EngineStoppedException>(() => engine.AppendAsync("late", ExpectedVersion.Any, Engines.Event()));
+        await stopping.CancelAsync();
+        await catchUp;
+        Assert.Equal(0, engine.ReadStreamForward("new-1", 0, 1).LastEventNumber);
+    }
+}

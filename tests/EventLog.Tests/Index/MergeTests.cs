@@ -1,0 +1,58 @@
+using EventLog.Streams;
+
+namespace EventLog.Tests.Index;
+
+public sealed class MergeTests : IDisposable
+{
+    private readonly TempDirectory _directory = new();
+
+    public void Dispose() => _directory.Dispose();
+
+    [Fact]
+    public async Task Four_files_of_a_level_merge_into_one_and_lookups_stay_right()
+    {
+        EventLogOptions options = Engines.Options(_directory.Path) with { MemTableEntries = 100, IndexMergeThreshold = 4 };
+        var expected = new Dictionary<string, long>();
+        await using (EventLogEngine engine = await Engines.StartAsync(options))
+        {
+            for (int i = 0; i < 2000; i++)
+            {
+                string stream = $"m-{i % 150}";
+                expected[stream] = (await engine.AppendAsync(stream, ExpectedVersion.Any, Engines.Event())).LastEventNumber;
+            }
+
+            await WaitForQuietAsync(engine);
+            EngineStatistics stats = engine.Statistics;
+            Assert.True(stats.IndexMerges >= 4, $"{stats.IndexMerges} merges after {stats.IndexFlushes} flushes");
+            Assert.True(stats.IndexFiles < stats.IndexFlushes);
+            Assert.True(stats.IndexFiles <= 3 * 3, "at most three files per level below the threshold");
+            AssertVersions(engine, expected);
+        }
+
+        // Merged-away files are deleted once unused; what is left on disk is what the index uses.
+        await using EventLogEngine reopened = await Engines.StartAsync(options);
+        Assert.Equal(reopened.IndexRecovery.Files, Directory.GetFiles(_directory.Sub("index"), "*.idx").Length);
+        Assert.Equal(reopened.IndexRecovery.Files, Directory.GetFiles(_directory.Sub("index"), "*.bloom").Length);
+        AssertVersions(reopened, expected);
+    }
+
+    private static async Task WaitForQuietAsync(EventLogEngine engine)
+    {
+        // Merges run after the flush that triggers them: wait for both.
+        var deadline = DateTime.UtcNow.AddSeconds(30);
+        while (engine.Statistics.MemTableEntries > engine.Options.MemTableEntries * 2L || engine.Statistics.IndexFiles > 3 * 3)
+        {
+            Assert.True(DateTime.UtcNow < deadline);
+            await Task.Delay(10);
+        }
+    }
+
+    private static void AssertVersions(EventLogEngine engine, Dictionary<string, long> expected)
+    {
+        foreach ((string stream, long last) in expected)
+        {
+            Assert.Equal(last, engine.GetLastEventNumber(stream));
+            Assert.Equal(last + 1, engine.ReadStreamForward(stream, 0, EventLimits.MaxReadCount).Events.Count);
+        }
+    }
+}
