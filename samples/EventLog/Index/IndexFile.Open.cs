@@ -1,3 +1,4 @@
+using EventFilter.Format;
 using EventFilter;
 using EventLog.Records;
 using Microsoft.Win32.SafeHandles;

@@ -1,3 +1,5 @@
+using EventFilter.Format;
+using EventFilter.Storage;
 using EventFilter;
 using EventLog.Records;
 using EventLog.Segments;
@@ -38,7 +40,7 @@ internal sealed partial class IndexFile
 
             filter?.Flush();
             File.Move(temporary, path, overwrite: true);
-            DirectorySync.Sync(directory);
+            DurableDirectory.Sync(directory);
             SafeFileHandle handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.Read | FileShare.Delete);
             return new IndexFile(path, plan.Id, header, handle, blocks, filter);
         }

@@ -1,3 +1,4 @@
+using EventFilter.Format;
 using System.Buffers.Binary;
 
 namespace EventLog.Records;

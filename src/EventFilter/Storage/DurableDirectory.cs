@@ -6,10 +6,12 @@ namespace EventFilter.Storage;
 /// fsync of a directory, so that a create or rename in it survives a power cut. .NET has no API for it;
 /// on Linux and macOS we call the C library directly. Windows makes renames durable with the file itself.
 /// </summary>
-internal static partial class DurableDirectory
+public static partial class DurableDirectory
 {
     private const int ReadOnly = 0;
 
+    /// <summary>Makes the entries of <paramref name="directory"/> (creates, renames, deletes) durable.</summary>
+    /// <exception cref="IOException">The directory cannot be opened or synced.</exception>
     public static void Sync(string directory)
     {
         if (OperatingSystem.IsWindows())

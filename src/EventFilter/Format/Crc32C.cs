@@ -1,15 +1,15 @@
 using System.Buffers.Binary;
 using System.Numerics;
 
-namespace EventLog.Records;
+namespace EventFilter.Format;
 
 /// <summary>
 /// CRC-32C (Castagnoli) over any span, with the usual initial value and final XOR (the check value of "123456789" is
-/// 0xE3069283). It guards every log record and every index file. <see cref="BitOperations.Crc32C(uint, ulong)"/> is the
-/// SSE4.2 / ARMv8 instruction where there is one. The core's <c>LineChecksum</c> is fixed to 60-byte lines with a zero
-/// initial value, so it cannot serve here.
+/// 0xE3069283), for any data: the event log's records and index files use it. <see cref="BitOperations.Crc32C(uint, ulong)"/>
+/// is the SSE4.2 / ARMv8 instruction where there is one. <see cref="LineChecksum"/> is the same CRC run from 0 with no
+/// final XOR (<c>Append(0, bytes 0-59)</c>), unrolled for the fixed 60-byte line on the verification hot path.
 /// </summary>
-internal static class Crc32C
+public static class Crc32C
 {
     /// <summary>The running value to start an incremental checksum from.</summary>
     public const uint Seed = uint.MaxValue;

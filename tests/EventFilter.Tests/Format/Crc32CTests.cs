@@ -1,7 +1,7 @@
+using EventFilter.Format;
 using System.Text;
-using EventLog.Records;
 
-namespace EventLog.Tests.Records;
+namespace EventFilter.Tests.Format;
 
 public sealed class Crc32CTests
 {
@@ -16,5 +16,13 @@ public sealed class Crc32CTests
         new Random(7).NextBytes(data);
         uint running = Crc32C.Append(Crc32C.Append(Crc32C.Seed, data.AsSpan(0, 333)), data.AsSpan(333));
         Assert.Equal(Crc32C.Compute(data), Crc32C.Finish(running));
+    }
+
+    [Fact]
+    public void The_line_checksum_is_this_crc_run_from_zero_without_the_final_xor()
+    {
+        var line = new byte[64];
+        new Random(60).NextBytes(line);
+        Assert.Equal(Crc32C.Append(0, line.AsSpan(0, 60)), LineChecksum.Compute(line));
     }
 }
