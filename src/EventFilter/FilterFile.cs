@@ -21,12 +21,16 @@ public sealed unsafe partial class FilterFile : IDisposable
     private readonly DirtyPageMap? _dirtyPages;
     private readonly Lock _flushGate = new();
 
+    // Copied out of the header so the hot path reads one field, not a 48-byte struct.
+    private readonly ulong _seed;
+
     private FilterFile(MappedFile file, FilterHeader header, VerificationResult verification, bool created)
     {
         _file = file;
         Header = header;
         Verification = verification;
         Created = created;
+        _seed = header.Seed;
         _dirtyPages = file.Writable ? new DirtyPageMap(file.Length) : null;
         _lines = new BloomLines(file.Pointer + FilterGeometry.LineSize, header.LineCount, header.K, FilterGeometry.LineSize, _dirtyPages);
     }
@@ -146,11 +150,11 @@ public sealed unsafe partial class FilterFile : IDisposable
 
     /// <summary>Hashes a name given as UTF-16; the same name as UTF-8 bytes hashes the same.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public ulong Hash(ReadOnlySpan<char> name) => KeyHasher.Hash(name, Header.Seed);
+    public ulong Hash(ReadOnlySpan<char> name) => KeyHasher.Hash(name, _seed);
 
     /// <summary>Hashes a name given as UTF-8 bytes.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public ulong Hash(ReadOnlySpan<byte> utf8Name) => KeyHasher.Hash(utf8Name, Header.Seed);
+    public ulong Hash(ReadOnlySpan<byte> utf8Name) => KeyHasher.Hash(utf8Name, _seed);
 
     /// <summary>False means the name was definitely never added; true means maybe.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
