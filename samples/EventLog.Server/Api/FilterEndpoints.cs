@@ -1,0 +1,76 @@
+using System.Globalization;
+using EventFilter;
+using EventFilter.Hosting;
+using EventLog.Server.Hosting;
+using EventLog.Server.Telemetry;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Routing;
+using Microsoft.Extensions.Options;
+
+namespace EventLog.Server.Api;
+
+/// <summary><c>GET /filter</c>: the filter's state and statistics; <c>GET /filter/streams/{stream}</c>: ask it about one name.</summary>
+internal static class FilterEndpoints
+{
+    // "/filter/streams/{stream}" split on '/': "", "filter", "streams", the name.
+    private const int StreamSegment = 3;
+
+    public static IEndpointRouteBuilder MapFilterEndpoints(this IEndpointRouteBuilder routes)
+    {
+        routes.MapGet("/filter", Describe);
+        routes.MapGet("/filter/streams/{stream?}", Lookup);
+        return routes;
+    }
+
+    private static IResult Lookup(HttpContext context, IStreamExistenceFilter filter)
+    {
+        if (!RouteStreamName.TryRead(context, StreamSegment, out string? stream, out IResult? problem))
+        {
+            return problem;
+        }
+
+        // Read readiness first: a "maybe" from a filter that became ready just after is still a true answer.
+        bool ready = filter.IsReady;
+        return TypedResults.Ok(new StreamLookupResponse(stream, filter.MightExist(stream), ready));
+    }
+
+    private static IResult Describe(IStreamExistenceFilter filter, EngineHandle handle, FilterMeterReader meters, IOptions<StreamExistenceFilterHostingOptions> options)
+    {
+        IReadOnlyDictionary<string, double> m = meters.Collect();
+        EventLogEngine engine = handle.Engine;
+        EngineStatistics counters = engine.Statistics;
+        StreamExistenceFilterHostingOptions settings = options.Value;
+        return TypedResults.Ok(new FilterResponse(
+            filter.State.ToString(),
+            filter.IsReady,
+            settings.DataDirectory is { } directory ? Path.GetFullPath(directory) : null,
+            settings.StreamExistenceFilterSize,
+            filter.CheckpointPosition,
+            engine.EndPosition,
+            Whole(m, "eventfilter.checkpoint.lag"),
+            m.TryGetValue("eventfilter.catch_up.progress", out double progress) ? Math.Round(progress * 100, 1) : null,
+            Whole(m, "eventfilter.adds") ?? 0,
+            new FilterLookups(
+                Whole(m, "eventfilter.lookups|definitely-not") ?? 0,
+                Whole(m, "eventfilter.lookups|maybe") ?? 0,
+                Whole(m, "eventfilter.lookups|not-ready") ?? 0),
+            new FilterStatisticsSnapshot(
+                string.Create(CultureInfo.InvariantCulture, $"when catch-up ends and at every checkpoint, every {settings.CheckpointInterval}"),
+                Whole(m, "eventfilter.size"),
+                m.TryGetValue("eventfilter.fill_ratio", out double fill) ? fill : null,
+                Whole(m, "eventfilter.names.estimated"),
+                m.TryGetValue("eventfilter.false_positive_rate", out double rate) ? rate : null),
+            new IndexCounters(
+                counters.StreamFilterNegatives,
+                counters.IndexFileReads,
+                counters.IndexFileFilterSkips,
+                counters.CacheHits,
+                counters.CacheMisses,
+                counters.IndexFiles,
+                counters.MemTableEntries)));
+    }
+
+    private static long? Whole(IReadOnlyDictionary<string, double> measurements, string key) =>
+        measurements.TryGetValue(key, out double value) ? (long)value : null;
+}

@@ -1,0 +1,113 @@
+using System.Diagnostics.CodeAnalysis;
+using System.Globalization;
+using System.Text;
+using EventLog.Streams;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Http.Features;
+
+namespace EventLog.Server.Api;
+
+/// <summary>
+/// The <c>{stream}</c> segment of a request path, decoded from the raw request target so that the name is exactly the
+/// UTF-8 the client percent-encoded. <c>Request.Path</c> would not do: Kestrel leaves <c>%2F</c> and invalid UTF-8
+/// percent-encoded there, so <c>a%2Fb</c> and <c>%FF</c> would silently name the streams "a%2Fb" and "%FF".
+/// </summary>
+internal static class RouteStreamName
+{
+    private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
+
+    /// <summary>
+    /// Reads the name at path segment <paramref name="index"/> (<c>/streams/{stream}</c>: 2, counting the empty one before
+    /// the first slash). On failure <paramref name="problem"/> is the 400 to return.
+    /// </summary>
+    public static bool TryRead(HttpContext context, int index, [NotNullWhen(true)] out string? stream, [NotNullWhen(false)] out IResult? problem)
+    {
+        stream = null;
+        string[] segments = RawPath(context).Split('/');
+        if (segments.Any(IsDotSegment))
+        {
+            // Kestrel resolved these before routing, so the raw segments no longer line up with the route.
+            problem = Problems.InvalidStreamName("The path holds '.' or '..' segments; percent-encode such a stream name's dots.");
+            return false;
+        }
+
+        byte[]? utf8 = index < segments.Length ? PercentDecode(segments[index]) : [];
+        problem = utf8 switch
+        {
+            null => Problems.InvalidStreamName("The stream name's percent-encoding is malformed: '%' must be followed by two hex digits."),
+            { Length: 0 } => Problems.InvalidStreamName("The stream name is empty; it is 1 to 1,000 UTF-8 bytes."),
+            { Length: > EventLimits.MaxStreamNameBytes } => Problems.InvalidStreamName(
+                $"The stream name is {utf8.Length:N0} UTF-8 bytes; the limit is {EventLimits.MaxStreamNameBytes:N0}."),
+            _ => null,
+        };
+        if (problem is not null)
+        {
+            return false;
+        }
+
+        try
+        {
+            stream = StrictUtf8.GetString(utf8!);
+            return true;
+        }
+        catch (DecoderFallbackException)
+        {
+            problem = Problems.InvalidStreamName("The stream name is not valid UTF-8 once percent-decoded.");
+            return false;
+        }
+    }
+
+    // The path part of the request target as the client sent it: origin form "/streams/x?y" or absolute form "http://h/streams/x".
+    private static string RawPath(HttpContext context)
+    {
+        string raw = context.Features.Get<IHttpRequestFeature>()?.RawTarget ?? context.Request.Path.ToString();
+        int query = raw.IndexOf('?', StringComparison.Ordinal);
+        string path = query >= 0 ? raw[..query] : raw;
+        int scheme = path.IndexOf("://", StringComparison.Ordinal);
+        if (!path.StartsWith('/') && scheme >= 0)
+        {
+            int slash = path.IndexOf('/', scheme + 3);
+            path = slash >= 0 ? path[slash..] : "/";
+        }
+
+        return path;
+    }
+
+    private static bool IsDotSegment(string segment) =>
+        segment.Replace("%2e", ".", StringComparison.OrdinalIgnoreCase) is "." or "..";
+
+    // Null when a '%' is not followed by two hex digits. Characters outside ASCII (which Kestrel does not normally let
+    // through) are taken as the text they are, UTF-8 encoded.
+    private static byte[]? PercentDecode(string segment)
+    {
+        var bytes = new List<byte>(segment.Length);
+        for (int i = 0; i < segment.Length; i++)
+        {
+            char c = segment[i];
+            if (c == '%')
+            {
+                if (i + 2 >= segment.Length
+                    || !byte.TryParse(segment.AsSpan(i + 1, 2), NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture, out byte decoded))
+                {
+                    return null;
+                }
+
+                bytes.Add(decoded);
+                i += 2;
+            }
+            else if (c < 0x80)
+            {
+                bytes.Add((byte)c);
+            }
+            else
+            {
+                // A lone surrogate becomes U+FFFD's bytes here, which still decodes: but Kestrel builds RawTarget from bytes, so it has none.
+                int length = char.IsHighSurrogate(c) && i + 1 < segment.Length ? 2 : 1;
+                bytes.AddRange(Encoding.UTF8.GetBytes(segment.Substring(i, length)));
+                i += length - 1;
+            }
+        }
+
+        return [.. bytes];
+    }
+}

@@ -1,0 +1,70 @@
+using System.Diagnostics;
+using EventLog.Server.Logging;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+
+namespace EventLog.Server.Hosting;
+
+/// <summary>
+/// The first hosted service: opens the engine (recovers the log, rebuilds the index) before the filter's hosted service
+/// opens the filter, which reads the log's end; being first, it is also the last to stop, closing the log after the
+/// filter's final checkpoint. See docs/server.md, "Start and stop".
+/// </summary>
+internal sealed class EngineOpener(EngineHandle handle, ServerSettings settings, ILogger<EngineOpener> logger) : IHostedService
+{
+    public async Task StartAsync(CancellationToken cancellationToken)
+    {
+        Log.OpeningLog(logger, settings.DataDirectory);
+        var options = new EventLogOptions
+        {
+            DataDirectory = settings.DataDirectory,
+
+            // The host's filter (Start(filter)) is used, never the engine's own; and the hosting package's timer is
+            // the only one that checkpoints it, at EngineHandle.SafeCheckpointPosition.
+            StreamExistenceFilterSizeBytes = 0,
+            FilterCheckpointInterval = TimeSpan.Zero,
+        };
+
+        long started = Stopwatch.GetTimestamp();
+        DataDirectoryLock directoryLock = DataDirectoryLock.Acquire(settings.DataDirectory);
+        EventLogEngine engine;
+        try
+        {
+            engine = await EventLogEngine.OpenAsync(options, cancellationToken).ConfigureAwait(false);
+        }
+        catch
+        {
+            directoryLock.Dispose();
+            throw;
+        }
+
+        handle.Opened(engine, directoryLock);
+
+        LogRecovery log = engine.LogRecovery;
+        IndexRecovery index = engine.IndexRecovery;
+        if (log.TruncatedBytes > 0)
+        {
+            Log.TornTailCut(logger, log.TruncatedBytes, log.End);
+        }
+
+        if (index.DiscardedReason is { } reason)
+        {
+            Log.IndexDiscarded(logger, reason);
+        }
+
+        long elapsed = (long)Stopwatch.GetElapsedTime(started).TotalMilliseconds;
+        Log.LogOpened(logger, elapsed, log.Segments, log.End, engine.Statistics.IndexFiles, index.ReplayedRecords);
+    }
+
+    public async Task StopAsync(CancellationToken cancellationToken)
+    {
+        if (!handle.IsOpen)
+        {
+            return;
+        }
+
+        long end = handle.EndPosition;
+        await handle.DisposeAsync().ConfigureAwait(false);
+        Log.LogClosed(logger, end);
+    }
+}

@@ -1,0 +1,31 @@
+using Microsoft.Extensions.Configuration;
+using Serilog;
+using Serilog.Settings.Configuration;
+
+namespace EventLog.Server.Logging;
+
+/// <summary>
+/// Builds the Serilog logger from the <c>Serilog</c> section of configuration (appsettings.json): a console sink and a
+/// rolling file sink. A relative file path is put under the data directory, so that one directory holds all the
+/// server's state and several servers (the tests) never share a log file.
+/// </summary>
+internal static class SerilogSetup
+{
+    private const string FilePathKey = "Serilog:WriteTo:File:Args:path";
+
+    public static Serilog.Core.Logger CreateLogger(IConfigurationManager configuration, string dataDirectory)
+    {
+        if (configuration[FilePathKey] is { Length: > 0 } path && !Path.IsPathRooted(path))
+        {
+            configuration.AddInMemoryCollection([new(FilePathKey, Path.Combine(dataDirectory, path))]);
+        }
+
+        // The sinks' assemblies named up front: no scan of the dependency context, which differs under a test host.
+        var readerOptions = new ConfigurationReaderOptions(
+            typeof(ConsoleLoggerConfigurationExtensions).Assembly,
+            typeof(FileLoggerConfigurationExtensions).Assembly);
+        return new LoggerConfiguration()
+            .ReadFrom.Configuration(configuration, readerOptions)
+            .CreateLogger();
+    }
+}

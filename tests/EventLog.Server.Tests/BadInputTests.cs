@@ -1,0 +1,147 @@
+using System.Net;
+using System.Text;
+
+namespace EventLog.Server.Tests;
+
+/// <summary>
+/// Every kind of bad request gets a 4xx application/problem+json that says why, writes nothing (the log's end does
+/// not move) and leaves the server serving.
+/// </summary>
+public sealed class BadInputTests : IAsyncLifetime
+{
+    private static readonly string OneEvent = EventsApi.OneEvent("E", "1");
+
+    private readonly TempDirectory _directory = new();
+    private InProcessServer _server = null!;
+
+    public static TheoryData<string, string, string> BadAppends => new()
+    {
+        // case, relative URI, body
+        { "invalid JSON", "streams/s", "[{\"type\":" },
+        { "not an array", "streams/s", "{\"type\":\"E\",\"data\":1}" },
+        { "null body", "streams/s", "null" },
+        { "empty body", "streams/s", "" },
+        { "no events", "streams/s", "[]" },
+        { "null event", "streams/s", "[null]" },
+        { "missing type", "streams/s", "[{\"data\":1}]" },
+        { "null type", "streams/s", "[{\"type\":null,\"data\":1}]" },
+        { "empty type", "streams/s", "[{\"type\":\"\",\"data\":1}]" },
+        { "type over 255 bytes", "streams/s", EventsApi.OneEvent(new string('t', 256), "1") },
+        { "type not a string", "streams/s", "[{\"type\":5,\"data\":1}]" },
+        { "missing data", "streams/s", "[{\"type\":\"E\"}]" },
+        { "unknown property", "streams/s", "[{\"type\":\"E\",\"data\":1,\"dta\":2}]" },
+        { "duplicate property", "streams/s", "[{\"type\":\"E\",\"type\":\"F\",\"data\":1}]" },
+        { "lone surrogate in type", "streams/s", "[{\"type\":\"\\ud800\",\"data\":1}]" },
+        { "too many events", "streams/s", "[" + string.Join(",", Enumerable.Repeat("{\"type\":\"E\",\"data\":0}", 10_001)) + "]" },
+        { "nested 65 deep", "streams/s", EventsApi.OneEvent("E", new string('[', 63) + new string(']', 63)) },
+        { "nested 100,000 deep", "streams/s", EventsApi.OneEvent("E", new string('[', 100_000) + new string(']', 100_000)) },
+        { "empty stream name", "streams/", OneEvent },
+        { "no stream segment", "streams", OneEvent },
+        { "stream name over 1,000 bytes", "streams/" + new string('a', 1001), OneEvent },
+        { "stream name over 1,000 bytes in 2-byte characters", "streams/" + Uri.EscapeDataString(new string('é', 501)), OneEvent },
+        { "invalid UTF-8 in the name", "streams/%FF", OneEvent },
+        { "truncated UTF-8 in the name", "streams/%C3%28", OneEvent },
+        { "encoded surrogate in the name", "streams/%ED%A0%80", OneEvent },
+        { "non-numeric expectedVersion", "streams/s?expectedVersion=abc", OneEvent },
+        { "negative expectedVersion", "streams/s?expectedVersion=-1", OneEvent },
+        { "fractional expectedVersion", "streams/s?expectedVersion=1.5", OneEvent },
+        { "empty expectedVersion", "streams/s?expectedVersion=", OneEvent },
+        { "overflowing expectedVersion", "streams/s?expectedVersion=99999999999999999999", OneEvent },
+        { "expectedVersion twice", "streams/s?expectedVersion=any&expectedVersion=any", OneEvent },
+    };
+
+    public async Task InitializeAsync() => _server = await InProcessServer.StartAsync(_directory.Path);
+
+    public async Task DisposeAsync()
+    {
+        await _server.DisposeAsync();
+        _directory.Dispose();
+    }
+
+    [Theory]
+    [MemberData(nameof(BadAppends))]
+    public async Task A_bad_append_is_400_problem_json_and_writes_nothing(string @case, string uri, string body)
+    {
+        long end = _server.LogEnd;
+        ApiResponse answer = await _server.Api.SendAsync(HttpMethod.Post, uri, Encoding.UTF8.GetBytes(body));
+
+        Assert.True(answer.Status == HttpStatusCode.BadRequest, $"{@case}: {answer}");
+        AssertProblem(answer);
+        Assert.Equal(end, _server.LogEnd);
+        Assert.Equal(HttpStatusCode.NotFound, (await _server.Api.ReadAsync("s")).Status);
+    }
+
+    [Fact]
+    public async Task Invalid_UTF8_in_the_body_is_400_even_inside_a_string_that_is_stored_raw()
+    {
+        long end = _server.LogEnd;
+        byte[] body = [.. "[{\"type\":\"E\",\"data\":\""u8, 0xFF, 0xFE, .. "\"}]"u8];
+        ApiResponse answer = await _server.Api.SendAsync(HttpMethod.Post, "streams/s", body);
+
+        Assert.Equal(HttpStatusCode.BadRequest, answer.Status);
+        Assert.Contains("UTF-8", answer.Json.GetProperty("detail").GetString(), StringComparison.Ordinal);
+        Assert.Equal(end, _server.LogEnd);
+    }
+
+    [Fact]
+    public async Task A_body_over_1_MiB_is_413_problem_json_and_writes_nothing()
+    {
+        long end = _server.LogEnd;
+        byte[] body = Encoding.UTF8.GetBytes(EventsApi.OneEvent("E", "\"" + new string('x', 1024 * 1024) + "\""));
+        ApiResponse answer = await _server.Api.SendAsync(HttpMethod.Post, "streams/s", body, expectContinue: true);
+
+        Assert.Equal(HttpStatusCode.RequestEntityTooLarge, answer.Status);
+        AssertProblem(answer);
+        Assert.Equal(end, _server.LogEnd);
+        Assert.Equal(HttpStatusCode.Created, (await _server.Api.AppendAsync("after", "no-stream", OneEvent)).Status);
+    }
+
+    [Theory]
+    [InlineData("raw invalid UTF-8 byte", "/streams/\\xFF")]
+    [InlineData("raw overlong encoding", "/streams/\\xC0\\xAF")]
+    [InlineData("malformed percent-encoding", "/streams/%G1")]
+    [InlineData("cut percent-encoding", "/streams/ab%4")]
+    [InlineData("dot segments", "/streams/x/../s")]
+    [InlineData("encoded dot segments", "/streams/x/%2e%2E/s")]
+    public async Task A_request_target_HttpClient_would_not_send_is_400_and_writes_nothing(string @case, string target)
+    {
+        long end = _server.LogEnd;
+        (int status, string response) = await RawHttp.SendAsync(_server.Address, "POST", RawHttp.Target(target), Encoding.UTF8.GetBytes(OneEvent));
+
+        Assert.True(status == 400, $"{@case}: {response}");
+        Assert.Equal(end, _server.LogEnd);
+        Assert.Equal(HttpStatusCode.NotFound, (await _server.Api.ReadAsync("s")).Status);
+    }
+
+    [Theory]
+    [InlineData("streams/s?count=0")]
+    [InlineData("streams/s?count=4097")]
+    [InlineData("streams/s?from=-1")]
+    [InlineData("streams/s?from=abc")]
+    [InlineData("streams/%FF")]
+    [InlineData("streams/")]
+    [InlineData("filter/streams/%FF")]
+    [InlineData("filter/streams/")]
+    public async Task A_bad_read_or_lookup_is_400_problem_json(string uri)
+    {
+        ApiResponse answer = await _server.Api.SendAsync(HttpMethod.Get, uri);
+
+        Assert.True(answer.Status == HttpStatusCode.BadRequest, $"{uri}: {answer}");
+        AssertProblem(answer);
+    }
+
+    [Fact]
+    public async Task A_name_of_exactly_1000_bytes_is_accepted_at_the_limit()
+    {
+        string name = new('é', 500);
+        Assert.Equal(HttpStatusCode.Created, (await _server.Api.AppendAsync(name, "no-stream", OneEvent)).Status);
+        Assert.Equal(HttpStatusCode.OK, (await _server.Api.ReadAsync(name)).Status);
+    }
+
+    private static void AssertProblem(ApiResponse answer)
+    {
+        Assert.Equal("application/problem+json", answer.MediaType);
+        Assert.False(string.IsNullOrWhiteSpace(answer.Json.GetProperty("title").GetString()), answer.ToString());
+        Assert.False(string.IsNullOrWhiteSpace(answer.Json.GetProperty("detail").GetString()), answer.ToString());
+    }
+}
