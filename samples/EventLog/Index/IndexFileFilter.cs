@@ -51,8 +51,16 @@ internal static class IndexFileFilter
         return Create(path, sizeBytes);
     }
 
-    /// <summary>Removes the filter of an index file that is gone.</summary>
-    public static void Delete(string indexPath) => File.Delete(PathFor(indexPath));
+    /// <summary>
+    /// Removes the filter of an index file that is gone, and its writer-lock file: index file ids only grow, so the
+    /// name is never opened again and the lock file would otherwise pile up with every merge.
+    /// </summary>
+    public static void Delete(string indexPath)
+    {
+        string path = PathFor(indexPath);
+        File.Delete(path);
+        File.Delete(path + ".lock");
+    }
 
     private static FilterFileOptions Options(long sizeBytes) => new() { SizeBytes = sizeBytes };
 }

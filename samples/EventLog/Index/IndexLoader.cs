@@ -91,11 +91,19 @@ internal static class IndexLoader
                 File.Delete(bloom);
             }
         }
+
+        foreach (string lockFile in Directory.EnumerateFiles(directory, "*.bloom.lock"))
+        {
+            if (!File.Exists(lockFile[..^".lock".Length]))
+            {
+                File.Delete(lockFile);
+            }
+        }
     }
 
     private static void DeleteAll(string directory)
     {
-        foreach (string path in Directory.EnumerateFiles(directory).Where(p => p.EndsWith(".idx", StringComparison.Ordinal) || p.EndsWith(".bloom", StringComparison.Ordinal)))
+        foreach (string path in Directory.EnumerateFiles(directory).Where(p => p.EndsWith(".idx", StringComparison.Ordinal) || p.EndsWith(".bloom", StringComparison.Ordinal) || p.EndsWith(".bloom.lock", StringComparison.Ordinal)))
         {
             File.Delete(path);
         }

@@ -33,6 +33,9 @@ public sealed class MergeTests : IDisposable
         await using EventLogEngine reopened = await Engines.StartAsync(options);
         Assert.Equal(reopened.IndexRecovery.Files, Directory.GetFiles(_directory.Sub("index"), "*.idx").Length);
         Assert.Equal(reopened.IndexRecovery.Files, Directory.GetFiles(_directory.Sub("index"), "*.bloom").Length);
+
+        // Regression: the filters' writer-lock files went with them, instead of piling up with every merge.
+        Assert.True(Directory.GetFiles(_directory.Sub("index"), "*.bloom.lock").Length <= reopened.IndexRecovery.Files);
         AssertVersions(reopened, expected);
     }
 
