@@ -45,8 +45,8 @@ public sealed class StreamExistenceFilterHostingOptions
     public double CorruptionThreshold { get; set; } = FilterFileOptions.DefaultCorruptionThreshold;
 
     /// <summary>During catch-up, a checkpoint is taken after this many records, so that an interrupted rebuild resumes; at least 1.</summary>
-    /// <value>The default value is 1,000,000.</value>
-    public long CatchUpCheckpointRecords { get; set; } = 1_000_000;
+    /// <value>The default value is 16,000,000.</value>
+    public long CatchUpCheckpointRecords { get; set; } = 16_000_000;
 
     /// <summary>The configuration path of the bound section plus ':', so that errors name the key an operator wrote.</summary>
     internal string KeyPrefix { get; set; } = "";

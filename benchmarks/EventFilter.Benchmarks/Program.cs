@@ -1,0 +1,22 @@
+using BenchmarkDotNet.Running;
+using EventFilter.Benchmarks;
+using EventFilter.Benchmarks.Experiments;
+using EventFilter.Benchmarks.Workload;
+
+// `flush`, `fpr` and `alloccheck` are console experiments; anything else goes to BenchmarkDotNet's switcher
+// (e.g. `--filter '*MightExist*' --job short`). See docs/benchmarks.md for every command and its results.
+switch (args.FirstOrDefault())
+{
+    case "flush":
+        StreamNames hits = StreamNames.Hits();
+        FlushVolumeExperiment.Run(hits);
+        AddLatencyExperiment.Run(hits);
+        return 0;
+    case "fpr":
+        return FalsePositiveExperiment.Run();
+    case "alloccheck":
+        return AllocationCheck.Run();
+    default:
+        BenchmarkSwitcher.FromAssembly(typeof(BenchmarkConfig).Assembly).Run(args, BenchmarkConfig.Create());
+        return 0;
+}

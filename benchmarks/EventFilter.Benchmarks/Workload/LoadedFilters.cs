@@ -1,0 +1,104 @@
+using System.Diagnostics;
+using EventFilter.Benchmarks.Peers;
+using EventFilter.Format;
+
+namespace EventFilter.Benchmarks.Workload;
+
+/// <summary>
+/// Filter files at design load that hold the hit names, built once per size and cached on disk: filling 1 GiB takes
+/// minutes (a billion adds), and BenchmarkDotNet runs every case in a fresh process. Filler names are random 64-bit
+/// hashes added with <see cref="FilterFile.AddHashes"/>; a real name's hash is uniformly random, so this is the same
+/// filter a real workload would build, without keeping a billion names in memory.
+/// </summary>
+public static class LoadedFilters
+{
+    private const int FillChunk = 4096;
+
+    /// <summary>Opens the cached loaded filter itself: for benchmarks that only look names up.</summary>
+    public static FilterFile OpenShared(long sizeBytes) => FilterFile.Open(EnsureBuilt(sizeBytes), Options(sizeBytes));
+
+    /// <summary>Copies the cached loaded filter to a scratch file and opens that: for benchmarks that add.</summary>
+    public static FilterFile OpenCopy(long sizeBytes, string scratchName)
+    {
+        string copy = BenchmarkDirectory.Scratch(scratchName);
+        File.Copy(EnsureBuilt(sizeBytes), copy, overwrite: true);
+        return FilterFile.Open(copy, Options(sizeBytes));
+    }
+
+    /// <summary>A classic peer at design load that holds <paramref name="hits"/>, in a scratch file the caller deletes.</summary>
+    public static ClassicBloomFilter CreateClassic(long sizeBytes, StreamNames hits, string scratchName)
+    {
+        var classic = new ClassicBloomFilter(BenchmarkDirectory.Scratch(scratchName), sizeBytes);
+        long filler = DesignLoad.FillerNames(sizeBytes, hits.Count);
+        classic.FillRandomly(DesignLoad.ClassicFillRatio(filler, (double)classic.LineCount * FilterGeometry.BitsPerLine, ClassicBloomFilter.K), seed: 0xC1A5_51C0);
+        foreach (byte[] name in hits.Utf8)
+        {
+            classic.Add(name);
+        }
+
+        classic.Flush();
+        return classic;
+    }
+
+    public static FilterFileOptions Options(long sizeBytes) => new() { SizeBytes = sizeBytes };
+
+    /// <summary>Builds a filter at <paramref name="sizeBytes"/> with <paramref name="names"/> random hashes (no hit names) unless cached.</summary>
+    public static string EnsureBuilt(long sizeBytes, long? names = null)
+    {
+        bool withHits = names is null;
+        long filler = names ?? DesignLoad.FillerNames(sizeBytes, StreamNames.PoolSize);
+        string path = BenchmarkDirectory.Cached($"loaded-v{FilterHeader.CurrentVersion}-{sizeBytes >> 20}MiB-{filler}{(withHits ? "-hits" : "")}.filter");
+        if (File.Exists(path))
+        {
+            return path;
+        }
+
+        string building = path + ".building";
+        BenchmarkDirectory.DeleteQuietly(building);
+        var started = Stopwatch.StartNew();
+        using (FilterFile filter = FilterFile.Create(building, Options(sizeBytes)))
+        {
+            AddRandomHashes(filter, filler, path);
+            if (withHits)
+            {
+                StreamNames hits = StreamNames.Hits();
+                filter.AddBatch(hits.Packed, hits.Lengths);
+            }
+
+            filter.Flush();
+        }
+
+        File.Move(building, path, overwrite: true);
+        Console.WriteLine($"// built {path} in {started.Elapsed.TotalSeconds:F1} s");
+        return path;
+    }
+
+    /// <summary>Adds on every core; adds are thread-safe, and a 1 GiB filter takes a billion of them.</summary>
+    private static void AddRandomHashes(FilterFile filter, long count, string forWhat)
+    {
+        int workers = Environment.ProcessorCount;
+        long done = 0;
+        long reportEvery = Math.Max(count / 10, 1);
+        Parallel.For(0, workers, worker =>
+        {
+            var random = new SplitMix64(0xF111_0000UL + (ulong)worker);
+            ulong[] hashes = new ulong[FillChunk];
+            long mine = (count / workers) + (worker < count % workers ? 1 : 0);
+            for (long added = 0; added < mine; added += FillChunk)
+            {
+                int n = (int)Math.Min(FillChunk, mine - added);
+                for (int i = 0; i < n; i++)
+                {
+                    hashes[i] = random.Next();
+                }
+
+                filter.AddHashes(hashes.AsSpan(0, n));
+                long total = Interlocked.Add(ref done, n);
+                if (total / reportEvery != (total - n) / reportEvery)
+                {
+                    Console.WriteLine($"// filling {forWhat}: {100.0 * total / count:F0}%");
+                }
+            }
+        });
+    }
+}
