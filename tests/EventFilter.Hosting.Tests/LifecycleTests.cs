@@ -97,6 +97,18 @@ public sealed class LifecycleTests : IDisposable
     }
 
     [Fact]
+    public async Task A_first_start_says_it_creates_the_filter_rather_than_rebuilding_it()
+    {
+        using IHost host = TestHosts.Build(_dir, _log, _logs, _time);
+        await host.StartAsync();
+        await host.Filter().WhenReady;
+        await host.StopAsync();
+
+        Assert.Contains(_logs.Messages(19), m => m.EndsWith("does not exist yet: creating it and filling it from the log", StringComparison.Ordinal));
+        Assert.Empty(_logs.Messages(4)); // "rebuilt" would alarm an operator on a fresh install
+    }
+
+    [Fact]
     public async Task Catch_up_progress_is_logged_with_rate_percent_and_eta()
     {
         _log.AppendRange(0, 2000);

@@ -20,6 +20,9 @@ internal static partial class Log
     [LoggerMessage(EventId = 4, Message = "Stream-existence filter {Path} is being rebuilt from the log: {Reason} ({Detail})")]
     public static partial void RebuildStarted(ILogger logger, LogLevel level, string path, string reason, string detail);
 
+    [LoggerMessage(19, LogLevel.Information, "Stream-existence filter {Path} does not exist yet: creating it and filling it from the log")]
+    public static partial void Creating(ILogger logger, string path);
+
     [LoggerMessage(5, LogLevel.Information, "Stream-existence filter {Path} is being resized from {FromSizeBytes} to {ToSizeBytes} bytes; the old file serves until the new one has caught up")]
     public static partial void ResizeStarted(ILogger logger, string path, long fromSizeBytes, long toSizeBytes);
 

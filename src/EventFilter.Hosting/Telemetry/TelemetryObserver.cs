@@ -36,9 +36,14 @@ internal sealed class TelemetryObserver(ILogger logger, FilterMetrics metrics) :
     {
         metrics.RecordRebuild(reason);
 
-        // A missing file is the first start, not a problem.
-        LogLevel level = reason == RebuildReason.Missing ? LogLevel.Information : LogLevel.Warning;
-        Log.RebuildStarted(logger, level, path, TagValues.Of(reason), detail);
+        // A missing file is usually the first start, not a problem: say so in words a new operator expects.
+        if (reason == RebuildReason.Missing)
+        {
+            Log.Creating(logger, path);
+            return;
+        }
+
+        Log.RebuildStarted(logger, LogLevel.Warning, path, TagValues.Of(reason), detail);
     }
 
     public override void ResizeStarted(string path, long fromSizeBytes, long toSizeBytes)
