@@ -28,11 +28,7 @@ internal static class InspectCommand
     private static int Run(CliConsole console, string path, double threshold, bool json)
     {
         using FilterFile filter = FilterFile.OpenReadOnly(path);
-        VerificationResult verification;
-        using (ProgressDisplay progress = ProgressDisplay.Start(console, "inspect", filter.LineCount))
-        {
-            verification = filter.Verify(repair: false, threshold, progress);
-        }
+        VerificationResult verification = ProgressDisplay.Verify(console, "inspect", filter, repair: false, threshold);
 
         FilterStatistics statistics = filter.ComputeStatistics();
         CheckpointReport? checkpoint = CheckpointReport.ReadBeside(path, filter.Header.FileId);

@@ -34,10 +34,9 @@ internal static class RepairCommand
 
         VerificationResult result;
         using (FilterFile filter = FilterFile.OpenForRepair(path))
-        using (ProgressDisplay progress = ProgressDisplay.Start(console, "repair", filter.LineCount))
         {
             // Repair whatever mismatches, however much: the threshold only decides the exit code below.
-            result = filter.Verify(repair: true, threshold, progress);
+            result = ProgressDisplay.Verify(console, "repair", filter, repair: true, threshold);
         }
 
         var report = RepairReport.From(path, result);

@@ -27,11 +27,7 @@ internal static class VerifyCommand
     private static int Run(CliConsole console, string path, double threshold, bool json)
     {
         using FilterFile filter = FilterFile.OpenReadOnly(path);
-        VerificationResult result;
-        using (ProgressDisplay progress = ProgressDisplay.Start(console, "verify", filter.LineCount))
-        {
-            result = filter.Verify(repair: false, threshold, progress);
-        }
+        VerificationResult result = ProgressDisplay.Verify(console, "verify", filter, repair: false, threshold);
 
         CheckpointReport? checkpoint = CheckpointReport.ReadBeside(path, filter.Header.FileId);
         int exitCode = CheckpointReport.Judge(checkpoint, console.Error, IntegrityVerdict.ExitCode(result));

@@ -34,6 +34,13 @@ internal sealed class ProgressDisplay : IProgress<long>, IDisposable
     /// <summary>Starts timing <paramref name="activity"/> over <paramref name="totalLines"/> lines.</summary>
     public static ProgressDisplay Start(CliConsole console, string activity, long totalLines) => new(console, activity, totalLines);
 
+    /// <summary>Scans every line of <paramref name="filter"/> (repairing if asked) with progress shown as <paramref name="activity"/>.</summary>
+    public static Integrity.VerificationResult Verify(CliConsole console, string activity, FilterFile filter, bool repair, double threshold)
+    {
+        using ProgressDisplay progress = Start(console, activity, filter.LineCount);
+        return filter.Verify(repair, threshold, progress);
+    }
+
     /// <summary>Takes the number of lines done so far.</summary>
     public void Report(long value)
     {

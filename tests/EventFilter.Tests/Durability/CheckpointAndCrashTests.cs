@@ -81,11 +81,7 @@ public sealed class CheckpointAndCrashTests : IDisposable
     {
         var log = new InMemoryStreamLog();
         var options = Options(_dir);
-        using (StreamExistenceFilter filter = await OpenReadyAsync(options, log))
-        {
-            Append(log, filter, 0, 5_000);
-            filter.Checkpoint(log.EndPosition);
-        }
+        await WriteCheckpointedAsync(options, log, 5_000);
 
         string checkpoint = CheckpointFile.PathFor(options.FilterPath);
         switch (damage)
@@ -134,11 +130,7 @@ public sealed class CheckpointAndCrashTests : IDisposable
     {
         var log = new InMemoryStreamLog();
         var options = Options(_dir);
-        using (StreamExistenceFilter filter = await OpenReadyAsync(options, log))
-        {
-            Append(log, filter, 0, 2_000);
-            filter.Checkpoint(2_000);
-        }
+        await WriteCheckpointedAsync(options, log, 2_000);
 
         log.TruncateTo(500); // the log lost its tail while the server was down
         var observer = new RecordingObserver();
@@ -167,11 +159,7 @@ public sealed class CheckpointAndCrashTests : IDisposable
     {
         var log = new InMemoryStreamLog();
         var options = Options(_dir, size: 64 * 1000);
-        using (StreamExistenceFilter filter = await OpenReadyAsync(options, log))
-        {
-            Append(log, filter, 0, 10_000);
-            filter.Checkpoint(10_000);
-        }
+        await WriteCheckpointedAsync(options, log, 10_000);
 
         Integrity.CorruptionTests.CorruptRandomLines(options.FilterPath, 0.2, seed: 3);
         var observer = new RecordingObserver();
@@ -189,11 +177,7 @@ public sealed class CheckpointAndCrashTests : IDisposable
     {
         var log = new InMemoryStreamLog();
         var options = Options(_dir);
-        using (StreamExistenceFilter filter = await OpenReadyAsync(options, log))
-        {
-            Append(log, filter, 0, 5_000);
-            filter.Checkpoint(5_000);
-        }
+        await WriteCheckpointedAsync(options, log, 5_000);
 
         switch (damage)
         {

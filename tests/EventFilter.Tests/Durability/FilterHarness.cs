@@ -15,6 +15,14 @@ public static class FilterHarness
         return filter;
     }
 
+    /// <summary>Opens a filter, appends <paramref name="count"/> names from 0, checkpoints at the log's end and closes it.</summary>
+    public static async Task WriteCheckpointedAsync(StreamExistenceFilterOptions options, InMemoryStreamLog log, int count)
+    {
+        using StreamExistenceFilter filter = await OpenReadyAsync(options, log);
+        Append(log, filter, 0, count);
+        filter.Checkpoint(log.EndPosition);
+    }
+
     /// <summary>Appends to the log and adds to the filter, as the host does on every write.</summary>
     public static void Append(InMemoryStreamLog log, IStreamExistenceFilter filter, int from, int count)
     {

@@ -41,11 +41,7 @@ public sealed class ResizeAndRebuildTests : IDisposable
     public async Task A_size_change_serves_from_the_old_file_until_the_new_one_swaps_in()
     {
         var log = new InMemoryStreamLog();
-        using (StreamExistenceFilter filter = await OpenReadyAsync(Options(_dir, size: 1 << 18), log))
-        {
-            Append(log, filter, 0, 20_000);
-            filter.Checkpoint(log.EndPosition);
-        }
+        await WriteCheckpointedAsync(Options(_dir, size: 1 << 18), log, 20_000);
 
         var observer = new RecordingObserver();
         var resized = Options(_dir, size: 1 << 20);
@@ -116,11 +112,7 @@ public sealed class ResizeAndRebuildTests : IDisposable
     {
         var log = new InMemoryStreamLog();
         var resized = Options(_dir, size: 1 << 20);
-        using (StreamExistenceFilter small = await OpenReadyAsync(Options(_dir, size: 1 << 18), log))
-        {
-            Append(log, small, 0, 5_000);
-            small.Checkpoint(5_000);
-        }
+        await WriteCheckpointedAsync(Options(_dir, size: 1 << 18), log, 5_000);
 
         // Build the new file as a resize would, then perform only the first rename.
         string resizePath = ResizeFiles.PathFor(resized.FilterPath);
@@ -149,11 +141,7 @@ public sealed class ResizeAndRebuildTests : IDisposable
     public async Task An_old_file_beyond_repair_is_rebuilt_at_the_new_size_with_readiness_false_until_caught_up()
     {
         var log = new InMemoryStreamLog();
-        using (StreamExistenceFilter small = await OpenReadyAsync(Options(_dir, size: 64 * 500), log))
-        {
-            Append(log, small, 0, 5_000);
-            small.Checkpoint(5_000);
-        }
+        await WriteCheckpointedAsync(Options(_dir, size: 64 * 500), log, 5_000);
 
         Integrity.CorruptionTests.CorruptRandomLines(Options(_dir).FilterPath, 0.5, seed: 9);
         var observer = new RecordingObserver();

@@ -24,11 +24,7 @@ public sealed class CorruptionSweepTests : IDisposable
             string dir = _dir.File($"seed-{seed}");
             var options = new StreamExistenceFilterOptions { DataDirectory = dir, SizeBytes = 64 * 10_001 };
             var log = new InMemoryStreamLog();
-            using (StreamExistenceFilter filter = await FilterHarness.OpenReadyAsync(options, log))
-            {
-                FilterHarness.Append(log, filter, 0, 20_000);
-                filter.Checkpoint(log.EndPosition);
-            }
+            await FilterHarness.WriteCheckpointedAsync(options, log, 20_000);
 
             long[] corrupted = Integrity.CorruptionTests.CorruptRandomLines(options.FilterPath, fraction, seed);
             var observer = new RecordingObserver();
