@@ -33,7 +33,7 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
         _options = options;
         _log = log;
         _observer = observer ?? new FilterObserver();
-        _catchUp = new CatchUp(log, _observer, options.CatchUpCheckpointRecords);
+        _catchUp = new CatchUp(log, _observer, options.CatchUpCheckpointRecords, options.CatchUpProgress);
     }
 
     /// <inheritdoc/>

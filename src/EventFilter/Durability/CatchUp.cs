@@ -15,11 +15,13 @@ internal sealed class CatchUp
     private readonly IStreamNameLog _log;
     private readonly FilterObserver _observer;
     private readonly long _checkpointRecords;
+    private readonly IProgress<CatchUpProgress>? _progress;
     private long _position;
     private long _truncatedTo = long.MaxValue;
 
-    public CatchUp(IStreamNameLog log, FilterObserver observer, long checkpointRecords)
+    public CatchUp(IStreamNameLog log, FilterObserver observer, long checkpointRecords, IProgress<CatchUpProgress>? progress)
     {
+        _progress = progress;
         _log = log;
         _observer = observer;
         _checkpointRecords = checkpointRecords;
@@ -89,13 +91,20 @@ internal sealed class CatchUp
             if (clock.Elapsed - lastReport >= ReportEvery)
             {
                 lastReport = clock.Elapsed;
-                _observer.CatchUpProgress(new CatchUpProgress(target.File.Path, start, Position, Math.Max(end, Position), records, clock.Elapsed));
+                Report(new CatchUpProgress(target.File.Path, start, Position, Math.Max(end, Position), records, clock.Elapsed));
             }
         }
 
         var done = new CatchUpProgress(target.File.Path, start, Position, Position, records, clock.Elapsed);
-        _observer.CatchUpProgress(done);
+        Report(done);
         return done;
+    }
+
+    // One report goes to both listeners: the observer (logs and metrics, via hosting) and the caller's IProgress.
+    private void Report(CatchUpProgress progress)
+    {
+        _observer.CatchUpProgress(progress);
+        _progress?.Report(progress);
     }
 
     private void ApplyTruncation()

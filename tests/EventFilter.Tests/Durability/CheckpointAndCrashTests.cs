@@ -72,6 +72,30 @@ public sealed class CheckpointAndCrashTests : IDisposable
         await Assert.ThrowsAsync<IOException>(() => catchUp);
     }
 
+    [Fact]
+    public async Task Catch_up_reports_its_progress_to_an_IProgress()
+    {
+        var log = new InMemoryStreamLog();
+        for (int i = 0; i < 3_000; i++)
+        {
+            log.Append(Names.Added(i));
+        }
+
+        var reports = new List<CatchUpProgress>();
+        var progress = new SynchronousProgress(reports.Add);
+        using StreamExistenceFilter filter = await OpenReadyAsync(Options(_dir) with { CatchUpProgress = progress }, log);
+        CatchUpProgress last = Assert.Single(reports); // under a second: only the final report
+        Assert.Equal(3_000, last.Records);
+        Assert.Equal(100, last.Percent);
+        Assert.Equal(3_000, last.Position);
+    }
+
+    /// <summary>Progress&lt;T&gt; posts to the thread pool; this one reports inline, so the test sees it at once.</summary>
+    private sealed class SynchronousProgress(Action<CatchUpProgress> report) : IProgress<CatchUpProgress>
+    {
+        public void Report(CatchUpProgress value) => report(value);
+    }
+
     [Theory]
     [InlineData("missing")]
     [InlineData("garbage")]
