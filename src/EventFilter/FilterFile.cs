@@ -3,6 +3,7 @@ using EventFilter.Blocked;
 using EventFilter.Format;
 using EventFilter.Hashing;
 using EventFilter.Integrity;
+using EventFilter.Journal;
 using EventFilter.Statistics;
 using EventFilter.Storage;
 
@@ -18,25 +19,30 @@ public sealed unsafe partial class FilterFile : IDisposable
 {
     private readonly MappedFile _file;
     private readonly BloomLines _lines;
-    private readonly DirtyPageMap? _dirtyPages;
-    private readonly Lock _flushGate = new();
 
     // Copied out of the header so the hot path reads one field, not a 48-byte struct.
     private readonly ulong _seed;
 
-    private FilterFile(MappedFile file, FilterHeader header, VerificationResult verification, bool created)
+    private FilterFile(MappedFile file, FilterHeader header, VerificationResult verification, bool created, FilterFileOptions? options)
     {
         _file = file;
+        _path = file.Path;
         Header = header;
         Verification = verification;
         Created = created;
         _seed = header.Seed;
-        _dirtyPages = file.Writable ? new DirtyPageMap(file.Length) : null;
-        _lines = new BloomLines(file.Pointer + FilterGeometry.LineSize, header.LineCount, header.K, FilterGeometry.LineSize, _dirtyPages);
+        _changedLines = file.Writable ? new AtomicBitmap(header.LineCount) : null;
+        _lines = new BloomLines(file.Pointer + FilterGeometry.LineSize, header.LineCount, header.K, _changedLines);
+        if (file.Writable)
+        {
+            _blocks = new BlockWriter(file, _lines);
+            _unfolded = new AtomicBitmap(_blocks.BlockCount);
+            _foldThresholdBytes = options?.JournalFoldBytes ?? Math.Max(file.Length / 4, 64 * 1024);
+        }
     }
 
     /// <summary>The file's path.</summary>
-    public string Path => _file.Path;
+    public string Path => _path;
 
     /// <summary>The header read from (or written to) the file.</summary>
     public FilterHeader Header { get; }
@@ -58,8 +64,9 @@ public sealed unsafe partial class FilterFile : IDisposable
 
     /// <summary>
     /// Opens the filter at <paramref name="path"/>, or creates an empty one if there is no file, and verifies every line.
-    /// Mismatched lines are set to all ones and written back, unless more than the threshold are corrupted; then
-    /// nothing is written and <see cref="RebuildRequired"/> is true.
+    /// Mismatched lines are set to all ones, unless more than the threshold are corrupted; then nothing is written and
+    /// <see cref="RebuildRequired"/> is true. Then the journal is replayed, and repairs and journal are folded into
+    /// the file (docs/design.md, "Changed-line journal").
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">An option is out of range (nothing is created).</exception>
     /// <exception cref="InvalidFilterHeaderException">The header is not a valid filter header.</exception>
@@ -76,6 +83,7 @@ public sealed unsafe partial class FilterFile : IDisposable
         }
 
         MappedFile file = MappedFile.Open(path, writable: true);
+        FilterFile? filter = null;
         try
         {
             FilterHeader header = ReadHeader(file);
@@ -86,23 +94,41 @@ public sealed unsafe partial class FilterFile : IDisposable
 
             byte* lines = file.Pointer + FilterGeometry.LineSize;
             VerificationResult found = LineVerifier.Scan(lines, header.LineCount, repair: false, options.CorruptionThreshold, options.VerifyProgress);
-            if (found.MismatchedLines > 0 && !found.RebuildRequired)
+            filter = new FilterFile(file, header, found, created: false, options);
+            if (found.RebuildRequired)
             {
-                // Write the repairs back, so the next start does not find (and count) the same lines again.
-                found = LineVerifier.Scan(lines, header.LineCount, repair: true, options.CorruptionThreshold);
-                file.Flush();
+                return filter; // nothing is written: the caller rebuilds
             }
 
-            return new FilterFile(file, header, found, created: false);
+            if (found.MismatchedLines > 0)
+            {
+                // Repaired lines are marked changed, so the fold below writes them back and the next start does not
+                // find (and count) the same lines again.
+                filter.Verification = LineVerifier.Scan(lines, header.LineCount, repair: true, options.CorruptionThreshold, repairedLines: filter._changedLines);
+            }
+
+            filter.Recover();
+            return filter;
         }
         catch
         {
-            file.Dispose();
+            if (filter is not null)
+            {
+                filter.Dispose();
+            }
+            else
+            {
+                file.Dispose();
+            }
+
             throw;
         }
     }
 
-    /// <summary>Opens a file for reading only, whatever size it was made for; verification is left to <see cref="Verify"/>.</summary>
+    /// <summary>
+    /// Opens a file for reading only, whatever size it was made for; verification is left to <see cref="Verify"/>.
+    /// Its journal is replayed into memory (nothing is written), so lookups answer as the live filter would.
+    /// </summary>
     public static FilterFile OpenReadOnly(string path)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
@@ -111,7 +137,8 @@ public sealed unsafe partial class FilterFile : IDisposable
 
     /// <summary>
     /// Opens an existing file for writing, whatever size it was made for, without verifying it: for an offline repair,
-    /// which then calls <see cref="Verify"/> with repair. Never creates a file. Takes the writer lock.
+    /// which then calls <see cref="Verify"/> with repair. Never creates a file. Takes the writer lock. The journal is
+    /// replayed into memory; <see cref="FoldJournal"/> (or a repairing <see cref="Verify"/>) writes it into the file.
     /// </summary>
     /// <exception cref="FileNotFoundException">There is no file.</exception>
     public static FilterFile OpenForRepair(string path)
@@ -122,20 +149,31 @@ public sealed unsafe partial class FilterFile : IDisposable
 
     private static FilterFile OpenUnverified(MappedFile file)
     {
+        FilterFile? filter = null;
         try
         {
             FilterHeader header = ReadHeader(file);
             var notVerified = new VerificationResult(0, 0, 0, 0, [], FilterFileOptions.DefaultCorruptionThreshold);
-            return new FilterFile(file, header, notVerified, created: false);
+            filter = new FilterFile(file, header, notVerified, created: false, options: null);
+            filter.ReplayJournal();
+            return filter;
         }
         catch
         {
-            file.Dispose();
+            if (filter is not null)
+            {
+                filter.Dispose();
+            }
+            else
+            {
+                file.Dispose();
+            }
+
             throw;
         }
     }
 
-    /// <summary>Creates a new, empty filter file, replacing any file at <paramref name="path"/>. The file appears complete or not at all.</summary>
+    /// <summary>Creates a new, empty filter file, replacing any file at <paramref name="path"/> (and its journal). The file appears complete or not at all.</summary>
     public static FilterFile Create(string path, FilterFileOptions options)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
@@ -143,9 +181,14 @@ public sealed unsafe partial class FilterFile : IDisposable
         options.Validate();
         FilterGeometry geometry = FilterGeometry.FromSize(options.SizeBytes);
         var header = new FilterHeader(FilterHeader.CurrentVersion, (ushort)options.K, options.SizeBytes, geometry.LineCount, options.Seed, Guid.NewGuid());
-        MappedFile file = MappedFile.CreateAtomically(path, geometry.FileLength, created => header.WriteTo(created.Span(0, FilterGeometry.LineSize)));
+        Span<byte> headerBytes = stackalloc byte[FilterGeometry.LineSize];
+        header.WriteTo(headerBytes);
+
+        // A journal left by the file this one replaces names the old file's id and would be skipped; it goes now.
+        JournalFiles.Delete(path);
+        MappedFile file = MappedFile.CreateAtomically(path, geometry.FileLength, headerBytes);
         var empty = new VerificationResult(geometry.LineCount, 0, 0, 0, [], options.CorruptionThreshold);
-        return new FilterFile(file, header, empty, created: true);
+        return new FilterFile(file, header, empty, created: true, options);
     }
 
     /// <summary>Hashes a name given as UTF-16; the same name as UTF-8 bytes hashes the same.</summary>
@@ -184,7 +227,10 @@ public sealed unsafe partial class FilterFile : IDisposable
         return _lines.Add(hash);
     }
 
-    /// <summary>Verifies every line now; with <paramref name="repair"/>, sets mismatched lines to all ones and flushes.</summary>
+    /// <summary>
+    /// Verifies every line now; with <paramref name="repair"/>, sets mismatched lines to all ones and folds them,
+    /// with any journal, into the file.
+    /// </summary>
     public VerificationResult Verify(bool repair, double threshold = FilterFileOptions.DefaultCorruptionThreshold, IProgress<long>? progress = null)
     {
         if (repair)
@@ -192,10 +238,10 @@ public sealed unsafe partial class FilterFile : IDisposable
             ThrowIfReadOnly();
         }
 
-        VerificationResult result = LineVerifier.Scan(_lines.Lines, LineCount, repair, threshold, progress);
-        if (result.RepairedLines > 0)
+        VerificationResult result = LineVerifier.Scan(_lines.Lines, LineCount, repair, threshold, progress, repair ? _changedLines : null);
+        if (repair && (result.RepairedLines > 0 || PendingJournal.Files > 0))
         {
-            Flush();
+            FoldJournal();
         }
 
         Verification = result;
@@ -206,23 +252,15 @@ public sealed unsafe partial class FilterFile : IDisposable
     public FilterStatistics ComputeStatistics() => StatisticsScanner.Scan(_lines.Lines, LineCount, Header.K, Header.SizeBytes);
 
     /// <summary>
-    /// Makes every add that completed before this call durable: msync of the mapping, then fsync of the file.
-    /// Adds and lookups carry on while it runs; concurrent flushes run one at a time.
+    /// Waits for a background fold, then unmaps and closes the file. Does not flush: call <see cref="Flush()"/> first
+    /// to make adds durable.
     /// </summary>
-    public FlushResult Flush()
+    public void Dispose()
     {
-        ThrowIfReadOnly();
-        lock (_flushGate)
-        {
-            long started = System.Diagnostics.Stopwatch.GetTimestamp();
-            long pages = _dirtyPages!.TakeDirtyPageCount();
-            _file.Flush();
-            return new FlushResult(pages * _dirtyPages.PageSize, System.Diagnostics.Stopwatch.GetElapsedTime(started));
-        }
+        WaitForBackgroundFold(rethrow: false);
+        _journal?.Dispose();
+        _file.Dispose();
     }
-
-    /// <summary>Unmaps and closes the file. Does not flush: call <see cref="Flush"/> first to make adds durable.</summary>
-    public void Dispose() => _file.Dispose();
 
     private static FilterHeader ReadHeader(MappedFile file)
     {

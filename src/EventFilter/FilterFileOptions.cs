@@ -26,6 +26,12 @@ public sealed record FilterFileOptions
     /// <summary>Receives the number of lines verified so far while opening; null for none.</summary>
     public IProgress<long>? VerifyProgress { get; init; }
 
+    /// <summary>
+    /// Journal bytes that start a background fold into the main file; null for a quarter of the file's length. A fold
+    /// writes at most the file, so this bounds its cost to 4 bytes per journal byte (docs/design.md, "Changed-line journal").
+    /// </summary>
+    internal long? JournalFoldBytes { get; init; }
+
     /// <summary>Throws <see cref="ArgumentOutOfRangeException"/> naming the first bad value.</summary>
     public void Validate()
     {
@@ -38,6 +44,11 @@ public sealed record FilterFileOptions
         if (!(CorruptionThreshold > 0 && CorruptionThreshold < 1))
         {
             throw new ArgumentOutOfRangeException(nameof(CorruptionThreshold), CorruptionThreshold, $"CorruptionThreshold must be strictly between 0 and 1; got {CorruptionThreshold}.");
+        }
+
+        if (JournalFoldBytes is <= 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(JournalFoldBytes), JournalFoldBytes, "JournalFoldBytes must be positive.");
         }
     }
 }

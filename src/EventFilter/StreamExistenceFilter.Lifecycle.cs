@@ -23,6 +23,7 @@ public sealed partial class StreamExistenceFilter
             if (Directory.Exists(_options.DataDirectory))
             {
                 CheckpointFile.Delete(CheckpointFile.PathFor(path));
+                Journal.JournalFiles.Delete(path); // its commits carry positions too
             }
 
             _state = FilterState.Disabled;
@@ -121,9 +122,13 @@ public sealed partial class StreamExistenceFilter
 
         lock (_checkpointGate)
         {
-            ResizeFiles.Swap(path);
-            building.MovedTo(CheckpointFile.PathFor(path));
+            // The swap renames two files; the new file's journal is folded first so that nothing else needs renaming,
+            // and the old file stops folding, so it cannot write under the shared name after the swap.
             CheckpointedFilter old = _serving!;
+            old.File.Retire();
+            building.File.FoldJournal();
+            ResizeFiles.Swap(path);
+            building.MovedTo(path);
             _serving = building;
             _building = null;
 

@@ -35,8 +35,11 @@ public sealed record StreamExistenceFilterOptions
     /// <summary>True when the size is 0.</summary>
     public bool IsDisabled => SizeBytes == 0;
 
+    /// <summary>Journal bytes that start a background fold; null for a quarter of the file. Tests shrink it to fold often.</summary>
+    internal long? JournalFoldBytes { get; init; }
+
     internal FilterFileOptions ToFileOptions(long sizeBytes) =>
-        new() { SizeBytes = sizeBytes, K = K, CorruptionThreshold = CorruptionThreshold };
+        new() { SizeBytes = sizeBytes, K = K, CorruptionThreshold = CorruptionThreshold, JournalFoldBytes = JournalFoldBytes };
 
     /// <summary>Throws <see cref="ArgumentOutOfRangeException"/> or <see cref="ArgumentException"/> naming the first bad value.</summary>
     public void Validate()

@@ -23,7 +23,7 @@ public static class FilterFiles
             }
 
             filter.AddBatch(batch);
-            filter.Flush();
+            filter.FoldJournal(); // one plain file, no journal beside it: tests copy the file and its checkpoint
             CheckpointFile.Write(CheckpointFile.PathFor(path), new Checkpoint(position, filter.Header.FileId));
         }
 
@@ -61,6 +61,22 @@ public static class FilterFiles
         }
 
         return destination;
+    }
+
+    /// <summary>
+    /// Adds <paramref name="names"/> more names (from <paramref name="from"/>) to a healthy file and flushes them into a
+    /// journal, as a server stopped by a crash between folds leaves it; returns the journal's path.
+    /// </summary>
+    public static string WithPendingJournal(string path, int from, int names)
+    {
+        using FilterFile filter = FilterFile.OpenForRepair(path);
+        for (int i = from; i < from + names; i++)
+        {
+            filter.Add(Added(i));
+        }
+
+        filter.Flush();
+        return Directory.GetFiles(Path.GetDirectoryName(Path.GetFullPath(path))!, Path.GetFileName(path) + ".journal.*").Single();
     }
 
     public static string Garbage(string path, int length = 64 * 1024)

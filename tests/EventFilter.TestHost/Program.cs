@@ -2,7 +2,9 @@
 //   append a batch of new streams to the log, add them to the filter, fsync the log, and every few batches
 //   checkpoint the filter at the durable end. Prints phase markers so a crash test knows where its kill landed:
 //   "phase open", "phase catch-up", "ready N", "phase add", "phase checkpoint", "durable N".
-// Usage: EventFilter.TestHost <data-directory> <filter-size-bytes> [seed] [read-delay-ms]
+// With the mode "fold" it drives a bare filter file instead, and folds its journal into the file after every
+// checkpoint: "phase fold" ... "phase folded".
+// Usage: EventFilter.TestHost <data-directory> <filter-size-bytes> [seed] [read-delay-ms] [fold]
 using System.Globalization;
 using System.Text;
 using EventFilter;
@@ -14,7 +16,15 @@ int seed = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 
 int readDelay = args.Length > 3 ? int.Parse(args[3], CultureInfo.InvariantCulture) : 0;
 
 using var log = new FileStreamNameLog(Path.Combine(directory, "log.bin")) { ReadDelay = TimeSpan.FromMilliseconds(readDelay) };
-var options = new StreamExistenceFilterOptions { DataDirectory = directory, SizeBytes = size, CatchUpCheckpointRecords = 2_000 };
+
+// A small fold threshold, so the background fold (blocks, fsync, checkpoint rename, journal delete) runs every few checkpoints.
+var options = new StreamExistenceFilterOptions { DataDirectory = directory, SizeBytes = size, CatchUpCheckpointRecords = 2_000, JournalFoldBytes = 32 * 1024 };
+if (args.Length > 4 && args[4] == "fold")
+{
+    FoldLoop.Run(options, log, seed);
+    return;
+}
+
 using var filter = new StreamExistenceFilter(options, log, new PhaseObserver());
 Console.WriteLine("phase open");
 filter.Open();

@@ -1,10 +1,11 @@
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;
 using System.Text;
 using EventFilter.Benchmarks.Workload;
 using EventFilter.Blocked;
 using EventFilter.Format;
-using EventFilter.Storage;
+using Microsoft.Win32.SafeHandles;
 
 namespace EventFilter.Benchmarks.Peers;
 
@@ -13,32 +14,47 @@ namespace EventFilter.Benchmarks.Peers;
 /// k = 6 bits anywhere in the file, placed by double hashing with a 64-bit <c>%</c> per probe, over the same layout of
 /// 64-byte lines (60 bytes of bits, 4 of CRC-32C). An add rehashes every line whose bit it changed and marks that
 /// line's page dirty, so it costs up to 6 cache misses, 6 line checksums and 6 dirty pages.
-/// It gets the same memory-mapped file and flush (msync + fsync) as EventFilter, and the same dirty-page counting.
-/// To be fair to it, it takes no lock (one writer assumed) and skips the checksum when a probe's bit was already set.
+/// Its storage is EventStoreDB's final one: the whole file in anonymous memory, and a flush that writes every dirty
+/// 4 KiB page with a positioned write, then fsyncs. To be fair to it, it takes no lock (one writer assumed) and
+/// skips the checksum when a probe's bit was already set.
 /// </summary>
 public sealed unsafe class ClassicBloomFilter : IDisposable
 {
     public const int K = 6;
 
-    private readonly MappedFile _file;
+    private const int PageSize = 4096;
+
+    private readonly SafeFileHandle _handle;
+    private readonly byte* _memory;
+    private readonly long _length;
     private readonly byte* _lines;
     private readonly ulong _totalBits;
-    private readonly DirtyPageMap _dirtyPages;
+    private readonly AtomicBitmap _dirtyPages;
 
     /// <summary>Creates an empty filter file of <paramref name="sizeBytes"/> at <paramref name="path"/>: a 64-byte header line, then lines.</summary>
     public ClassicBloomFilter(string path, long sizeBytes)
     {
         FilterGeometry geometry = FilterGeometry.FromSize(sizeBytes);
-        _file = MappedFile.CreateAtomically(path, geometry.FileLength, _ => { });
-        _lines = _file.Pointer + FilterGeometry.LineSize;
+        _length = geometry.FileLength;
+        Path = path;
+        _handle = File.OpenHandle(path, FileMode.Create, FileAccess.ReadWrite, FileShare.None, FileOptions.None, preallocationSize: _length);
+        RandomAccess.SetLength(_handle, _length);
+        _memory = (byte*)NativeMemory.AlignedAlloc((nuint)_length, PageSize);
+        new Span<byte>(_memory, (int)Math.Min(_length, int.MaxValue)).Clear();
+        for (long done = int.MaxValue; done < _length; done += int.MaxValue)
+        {
+            new Span<byte>(_memory + done, (int)Math.Min(_length - done, int.MaxValue)).Clear();
+        }
+
+        _lines = _memory + FilterGeometry.LineSize;
         LineCount = geometry.LineCount;
         _totalBits = (ulong)geometry.TotalBits;
-        _dirtyPages = new DirtyPageMap(_file.Length);
+        _dirtyPages = new AtomicBitmap((_length + PageSize - 1) / PageSize);
     }
 
     public uint LineCount { get; }
 
-    public string Path => _file.Path;
+    public string Path { get; }
 
     public bool Add(ReadOnlySpan<char> name)
     {
@@ -63,7 +79,7 @@ public sealed unsafe class ClassicBloomFilter : IDisposable
 
             line[bit >> 3] |= mask;
             *(uint*)(line + FilterGeometry.BitBytesPerLine) = LineChecksum.Compute(new ReadOnlySpan<byte>(line, FilterGeometry.LineSize));
-            _dirtyPages.Mark(line - _file.Pointer);
+            _dirtyPages.Add((line - _memory) / PageSize);
             changed = true;
         }
 
@@ -91,19 +107,29 @@ public sealed unsafe class ClassicBloomFilter : IDisposable
         return true;
     }
 
-    /// <summary>msync + fsync, reporting one page per distinct page changed since the last flush, exactly as EventFilter counts.</summary>
+    /// <summary>Writes every page changed since the last flush with a positioned write, then fsyncs; reports the bytes written.</summary>
     public FlushResult Flush()
     {
         long started = System.Diagnostics.Stopwatch.GetTimestamp();
-        long pages = _dirtyPages.TakeDirtyPageCount();
-        _file.Flush();
-        return new FlushResult(pages * _dirtyPages.PageSize, System.Diagnostics.Stopwatch.GetElapsedTime(started));
+        var writer = new PageWriter(this);
+        _dirtyPages.Take(ref writer);
+        RandomAccess.FlushToDisk(_handle);
+        return new FlushResult(writer.Written, System.Diagnostics.Stopwatch.GetElapsedTime(started));
+    }
+
+    /// <summary>Marks every page dirty, so the next flush writes the whole file (after <see cref="FillRandomly"/>).</summary>
+    public void MarkAllDirty()
+    {
+        for (long page = 0; page < _dirtyPages.Capacity; page++)
+        {
+            _dirtyPages.Add(page);
+        }
     }
 
     /// <summary>
     /// Sets each bit independently with probability <paramref name="fraction"/> and writes valid checksums: the state a
     /// classic filter reaches after many names, whose bits are independent. Used to bring the peer to design load
-    /// without a billion slow adds. It marks no page dirty in the accounting; call <see cref="Flush"/> to write it out.
+    /// without a billion slow adds. It marks no page dirty; call <see cref="MarkAllDirty"/> and <see cref="Flush"/> to write it out.
     /// </summary>
     public void FillRandomly(double fraction, ulong seed)
     {
@@ -129,7 +155,24 @@ public sealed unsafe class ClassicBloomFilter : IDisposable
         }
     }
 
-    public void Dispose() => _file.Dispose();
+    public void Dispose()
+    {
+        _handle.Dispose();
+        NativeMemory.AlignedFree(_memory);
+    }
+
+    private struct PageWriter(ClassicBloomFilter filter) : AtomicBitmap.IMemberVisitor
+    {
+        public long Written { get; private set; }
+
+        public void Visit(long page)
+        {
+            long offset = page * PageSize;
+            int length = (int)Math.Min(PageSize, filter._length - offset);
+            RandomAccess.Write(filter._handle, new ReadOnlySpan<byte>(filter._memory + offset, length), offset);
+            Written += length;
+        }
+    }
 
     /// <summary>Bit b of the filter is bit (b mod 480) of line (b / 480); the divisor is a constant, so this is a multiply.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

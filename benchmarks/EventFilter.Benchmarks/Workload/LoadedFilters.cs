@@ -36,6 +36,7 @@ public static class LoadedFilters
             classic.Add(name);
         }
 
+        classic.MarkAllDirty();
         classic.Flush();
         return classic;
     }

@@ -32,7 +32,7 @@ internal sealed partial class IndexFile
             BlockKeys blocks = CheckEntries(handle, path, header, fill ? filter : null);
             if (fill)
             {
-                filter!.Flush();
+                filter!.FoldJournal();
             }
 
             return new IndexFile(path, id, header, handle, blocks, filter);

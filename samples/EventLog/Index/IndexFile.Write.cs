@@ -38,7 +38,8 @@ internal sealed partial class IndexFile
                 stream.Flush(flushToDisk: true);
             }
 
-            filter?.Flush();
+            // An index file's filter never changes again: fold, so it lives as one file with no journal beside it.
+            filter?.FoldJournal();
             File.Move(temporary, path, overwrite: true);
             DurableDirectory.Sync(directory);
             SafeFileHandle handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.Read | FileShare.Delete);

@@ -7,7 +7,7 @@ using EventFilter.Statistics;
 
 namespace EventFilter.Cli.Commands;
 
-/// <summary>`inspect FILE`: header, fill, estimates, integrity counts and checkpoint. Read-only.</summary>
+/// <summary>`inspect FILE`: header, fill, estimates, integrity counts, checkpoint and pending journal. Read-only.</summary>
 internal static class InspectCommand
 {
     public static Command Create(CliConsole console)
@@ -15,7 +15,7 @@ internal static class InspectCommand
         Argument<string> file = CommonSymbols.FilterFile();
         Option<bool> json = CommonSymbols.Json();
         Option<double> threshold = CommonSymbols.Threshold("Corrupted fraction above which the file is reported as needing a rebuild.");
-        var command = new Command("inspect", "Show a filter file's header, fill ratio, estimated streams and false-positive rate, integrity and checkpoint. Read-only; exit 0 when the file could be read.")
+        var command = new Command("inspect", "Show a filter file's header, fill ratio, estimated streams and false-positive rate, integrity, checkpoint and pending journal (replayed in memory, so the counts include it). Read-only; exit 0 when the file could be read.")
         {
             file,
             json,
@@ -32,7 +32,8 @@ internal static class InspectCommand
 
         FilterStatistics statistics = filter.ComputeStatistics();
         CheckpointReport? checkpoint = CheckpointReport.ReadBeside(path, filter.Header.FileId);
-        var report = InspectReport.From(path, filter.Header, statistics, verification, checkpoint);
+        var journal = JournalReport.From(filter.PendingJournal);
+        var report = InspectReport.From(path, filter.Header, statistics, verification, checkpoint, journal);
         if (json)
         {
             JsonOutput.Write(console.Out, report, CliJsonContext.Default.InspectReport);

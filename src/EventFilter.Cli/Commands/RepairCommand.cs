@@ -7,8 +7,8 @@ using EventFilter.Integrity;
 namespace EventFilter.Cli.Commands;
 
 /// <summary>
-/// `repair FILE`: sets every mismatched line to all ones with a valid checksum and flushes. The only command that
-/// writes. An all-ones line answers "maybe" for every name, so a repair can add false positives, never a false negative.
+/// `repair FILE`: sets every mismatched line to all ones with a valid checksum and folds the journal into the file.
+/// The only command that writes. An all-ones line answers "maybe" for every name, so a repair can add false positives, never a false negative.
 /// </summary>
 internal static class RepairCommand
 {
@@ -17,7 +17,7 @@ internal static class RepairCommand
         Argument<string> file = CommonSymbols.FilterFile();
         Option<bool> json = CommonSymbols.Json();
         Option<double> threshold = CommonSymbols.Threshold("Corrupted fraction above which the repaired file still needs a rebuild (exit 2).");
-        var command = new Command("repair", "Set mismatched lines to all ones with a valid checksum and flush. Run with the server stopped. Exit 0 repaired or nothing to do, 2 rebuild still needed or unreadable.")
+        var command = new Command("repair", "Set mismatched lines to all ones with a valid checksum and fold the journal into the file. Run with the server stopped. Exit 0 repaired or nothing to do, 2 rebuild still needed or unreadable.")
         {
             file,
             json,
@@ -33,13 +33,16 @@ internal static class RepairCommand
         ExclusiveUse.EnsureNoOtherUser(path);
 
         VerificationResult result;
+        JournalReport journal;
         using (FilterFile filter = FilterFile.OpenForRepair(path))
         {
-            // Repair whatever mismatches, however much: the threshold only decides the exit code below.
+            // Repair whatever mismatches, however much: the threshold only decides the exit code below. The journal,
+            // replayed at open, is folded into the file with the repairs.
+            journal = JournalReport.From(filter.PendingJournal);
             result = ProgressDisplay.Verify(console, "repair", filter, repair: true, threshold);
         }
 
-        var report = RepairReport.From(path, result);
+        var report = RepairReport.From(path, result, journal);
         if (json)
         {
             JsonOutput.Write(console.Out, report, CliJsonContext.Default.RepairReport);

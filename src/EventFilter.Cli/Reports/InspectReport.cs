@@ -32,12 +32,13 @@ internal sealed record InspectReport(
     IReadOnlyList<long> FirstBadLines,
     double Threshold,
     string Integrity,
-    CheckpointReport? Checkpoint)
+    CheckpointReport? Checkpoint,
+    JournalReport Journal)
 {
     /// <summary>Streams per byte of configured size at nominal capacity.</summary>
     public const int NominalStreamsPerByte = 1;
 
-    public static InspectReport From(string path, FilterHeader header, FilterStatistics statistics, VerificationResult verification, CheckpointReport? checkpoint)
+    public static InspectReport From(string path, FilterHeader header, FilterStatistics statistics, VerificationResult verification, CheckpointReport? checkpoint, JournalReport journal)
     {
         long nominal = header.SizeBytes * NominalStreamsPerByte;
         return new InspectReport(
@@ -63,7 +64,8 @@ internal sealed record InspectReport(
             verification.FirstBadLines,
             verification.Threshold,
             IntegrityVerdict.Status(verification),
-            checkpoint);
+            checkpoint,
+            journal);
     }
 
     public void WriteText(TextWriter output)
@@ -81,5 +83,6 @@ internal sealed record InspectReport(
         }
 
         output.WriteLine($"checkpoint       {CheckpointReport.Describe(Checkpoint)}");
+        output.WriteLine($"journal          {Journal.Describe()}");
     }
 }

@@ -30,6 +30,6 @@ internal static class IntegrityVerdict
             ? "clean: every line's checksum matches"
             : "clean: every line's checksum matches; the all-ones lines are earlier repairs (they answer \"maybe\" for every name)",
         Corrupted => $"corrupted, below the threshold: run 'eventfilter repair {filterPath}' with the server stopped, or start the server, which repairs on open",
-        _ => $"rebuild required: stop the server, delete '{filterPath}' and its '.checkpoint', start the server to rebuild from the log",
+        _ => $"rebuild required: stop the server, delete '{filterPath}', its '.checkpoint' and any '.journal.N' files, start the server to rebuild from the log",
     };
 }

@@ -3,7 +3,7 @@ using EventFilter.Integrity;
 
 namespace EventFilter.Cli.Reports;
 
-/// <summary>What `repair` did: mismatched lines rewritten as all ones with a valid checksum, and flushed.</summary>
+/// <summary>What `repair` did: mismatched lines rewritten as all ones with a valid checksum, and the journal folded into the file.</summary>
 internal sealed record RepairReport(
     string Path,
     long LinesChecked,
@@ -15,14 +15,16 @@ internal sealed record RepairReport(
     double Threshold,
     bool RebuildRequired,
     string Status,
-    int ExitCode)
+    int ExitCode,
+    JournalReport FoldedJournal)
 {
     public const string Repaired = "repaired";
     public const string NothingToRepair = "nothing-to-repair";
 
     /// <param name="path">The filter file.</param>
     /// <param name="result">The repairing scan, judged against the operator's threshold.</param>
-    public static RepairReport From(string path, VerificationResult result)
+    /// <param name="journal">The journal it folded into the file (replayed before the scan).</param>
+    public static RepairReport From(string path, VerificationResult result, JournalReport journal)
     {
         string status = result.RebuildRequired ? IntegrityVerdict.RebuildRequired : result.RepairedLines > 0 ? Repaired : NothingToRepair;
         int exitCode = result.RebuildRequired ? ExitCodes.Failure : ExitCodes.Success;
@@ -37,7 +39,8 @@ internal sealed record RepairReport(
             result.Threshold,
             result.RebuildRequired,
             status,
-            exitCode);
+            exitCode,
+            journal);
     }
 
     public void WriteText(TextWriter output)
@@ -47,6 +50,9 @@ internal sealed record RepairReport(
         output.WriteLine(RepairedLines == 0
             ? "repaired         0 lines"
             : $"repaired         {TextFormat.Count(RepairedLines)} lines set to all ones and flushed (first: {string.Join(", ", FirstRepairedLines)})");
+        output.WriteLine(FoldedJournal.Status == JournalReport.None
+            ? "journal          none to fold"
+            : $"journal          folded into the file and removed: {FoldedJournal.Describe()}");
         output.WriteLine($"all-ones         {TextFormat.Count(AllOnesLines)} lines, {TextFormat.Percent(CorruptedFraction)} of the file (threshold {TextFormat.Percent(Threshold)})");
         output.WriteLine($"result           {Advice()}");
     }
@@ -55,6 +61,6 @@ internal sealed record RepairReport(
     {
         Repaired => "repaired: those lines now answer \"maybe\" for every name, which adds false positives but never a false negative",
         NothingToRepair => "nothing to repair: every line's checksum matches",
-        _ => $"rebuild required: more than {TextFormat.Percent(Threshold)} of lines are all ones; stop the server, delete '{Path}' and its '.checkpoint', start the server",
+        _ => $"rebuild required: more than {TextFormat.Percent(Threshold)} of lines are all ones; stop the server, delete '{Path}', its '.checkpoint' and any '.journal.N' files, start the server",
     };
 }

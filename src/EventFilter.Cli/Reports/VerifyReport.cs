@@ -21,9 +21,10 @@ internal sealed record VerifyReport(
     bool RebuildRequired,
     string Status,
     int ExitCode,
-    CheckpointReport? Checkpoint)
+    CheckpointReport? Checkpoint,
+    JournalReport Journal)
 {
-    public static VerifyReport From(string path, FilterHeader header, VerificationResult result, CheckpointReport? checkpoint, int exitCode) => new(
+    public static VerifyReport From(string path, FilterHeader header, VerificationResult result, CheckpointReport? checkpoint, JournalReport journal, int exitCode) => new(
         path,
         header.SizeBytes,
         header.LineCount,
@@ -39,7 +40,8 @@ internal sealed record VerifyReport(
         result.RebuildRequired,
         IntegrityVerdict.Status(result),
         exitCode,
-        checkpoint);
+        checkpoint,
+        journal);
 
     public void WriteText(TextWriter output, string advice)
     {
@@ -50,6 +52,7 @@ internal sealed record VerifyReport(
         output.WriteLine($"all-ones         {TextFormat.Count(AllOnesLines)}");
         output.WriteLine($"corrupted        {TextFormat.Count(CorruptedLines)} lines, {TextFormat.Percent(CorruptedFraction)} (threshold {TextFormat.Percent(Threshold)})");
         output.WriteLine($"checkpoint       {CheckpointReport.Describe(Checkpoint)}");
+        output.WriteLine($"journal          {Journal.Describe()}");
         output.WriteLine($"result           {advice}");
     }
 }

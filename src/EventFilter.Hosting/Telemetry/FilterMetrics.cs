@@ -24,6 +24,8 @@ internal sealed class FilterMetrics : IDisposable
     private readonly Counter<long> _checkpoints;
     private readonly Histogram<double> _flushDuration;
     private readonly Counter<long> _flushBytes;
+    private readonly Counter<long> _foldBytes;
+    private readonly Histogram<double> _foldDuration;
     private readonly Counter<long> _corruptedLines;
     private readonly Counter<long> _repairedLines;
     private readonly Counter<long> _rebuilds;
@@ -51,8 +53,10 @@ internal sealed class FilterMetrics : IDisposable
         _meter.CreateObservableGauge("eventfilter.checkpoint.lag", () => Observe(logEnd() - checkpointPosition()), "{position}", "Log end minus checkpoint position: how much of the log a restart would re-read.");
         _meter.CreateObservableGauge("eventfilter.catch_up.progress", () => Observe(_catchUp?.Percent / 100), "1", "Share of the log the current or last catch-up has read, 0 to 1.");
         _checkpoints = _meter.CreateCounter<long>("eventfilter.checkpoints", "{checkpoint}", "Checkpoints made durable.");
-        _flushDuration = _meter.CreateHistogram<double>("eventfilter.flush.duration", "s", "Wall time of each checkpoint's flush (msync plus fsync).");
-        _flushBytes = _meter.CreateCounter<long>("eventfilter.flush.bytes", "By", "Bytes of dirty pages written by checkpoint flushes.");
+        _flushDuration = _meter.CreateHistogram<double>("eventfilter.flush.duration", "s", "Wall time of each checkpoint's flush (journal append plus fsync).");
+        _flushBytes = _meter.CreateCounter<long>("eventfilter.flush.bytes", "By", "Bytes of device blocks written by checkpoint flushes (journal appends, or changed blocks written in place).");
+        _foldBytes = _meter.CreateCounter<long>("eventfilter.fold.bytes", "By", "Bytes of filter-file blocks written by folds of the journal.");
+        _foldDuration = _meter.CreateHistogram<double>("eventfilter.fold.duration", "s", "Wall time of each fold of the journal into the filter file.");
         _corruptedLines = _meter.CreateCounter<long>("eventfilter.lines.corrupted", "{line}", "Corrupted lines found by verification on open (mismatched checksums plus all-ones lines).");
         _repairedLines = _meter.CreateCounter<long>("eventfilter.lines.repaired", "{line}", "Lines that verification set to all ones and wrote back.");
         _rebuilds = _meter.CreateCounter<long>("eventfilter.rebuilds", "{rebuild}", "Filter files rebuilt from the log, tagged eventfilter.rebuild.reason.");
@@ -83,6 +87,12 @@ internal sealed class FilterMetrics : IDisposable
         _checkpoints.Add(1);
         _flushDuration.Record(flush.Duration.TotalSeconds);
         _flushBytes.Add(flush.BytesFlushed);
+    }
+
+    public void RecordFold(FlushResult fold)
+    {
+        _foldBytes.Add(fold.BytesFlushed);
+        _foldDuration.Record(fold.Duration.TotalSeconds);
     }
 
     public void RecordVerification(VerificationResult verification)

@@ -41,6 +41,12 @@ internal static partial class Log
     [LoggerMessage(10, LogLevel.Debug, "Stream-existence filter {Path} checkpointed at {Position}: {BytesFlushed} bytes flushed in {FlushMilliseconds:F1} ms")]
     public static partial void CheckpointWritten(ILogger logger, string path, long position, long bytesFlushed, double flushMilliseconds);
 
+    [LoggerMessage(20, LogLevel.Debug, "Stream-existence filter {Path}: journal folded into the file: {BytesWritten} bytes written in {FoldMilliseconds:F1} ms")]
+    public static partial void JournalFolded(ILogger logger, string path, long bytesWritten, double foldMilliseconds);
+
+    [LoggerMessage(21, LogLevel.Warning, "Stream-existence filter {Path}: its journal is damaged ({Detail}); nothing after the damage is used, and catch-up re-reads the log from the last position committed before it")]
+    public static partial void JournalDamaged(ILogger logger, string path, string detail);
+
     [LoggerMessage(11, LogLevel.Warning, "Stream-existence filter {Path}: the log was truncated; checkpoint moved back from {FromPosition} to {ToPosition}")]
     public static partial void Truncated(ILogger logger, string path, long fromPosition, long toPosition);
 

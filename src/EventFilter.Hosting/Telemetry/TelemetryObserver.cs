@@ -78,6 +78,14 @@ internal sealed class TelemetryObserver(ILogger logger, FilterMetrics metrics) :
         Log.CatchUpCompleted(logger, progress.Path, progress.Records, progress.Elapsed.TotalSeconds, progress.RecordsPerSecond);
     }
 
+    public override void JournalFolded(string path, FlushResult fold)
+    {
+        metrics.RecordFold(fold);
+        Log.JournalFolded(logger, path, fold.BytesFlushed, fold.Duration.TotalMilliseconds);
+    }
+
+    public override void JournalDamaged(string path, string detail) => Log.JournalDamaged(logger, path, detail);
+
     public override void CheckpointWritten(string path, long position, FlushResult flush)
     {
         metrics.RecordCheckpoint(flush);

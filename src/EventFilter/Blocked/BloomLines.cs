@@ -18,9 +18,8 @@ internal sealed unsafe class BloomLines
     private readonly byte* _lines;
     private readonly uint _lineCount;
     private readonly int _k;
-    private readonly long _firstLineOffset;
     private readonly StripedSpinLock _locks = new();
-    private readonly DirtyPageMap? _dirtyPages;
+    private readonly AtomicBitmap? _changed;
 
     static BloomLines()
     {
@@ -34,15 +33,13 @@ internal sealed unsafe class BloomLines
     /// <param name="lines">The first data line (64-byte aligned).</param>
     /// <param name="lineCount">Data lines.</param>
     /// <param name="k">Bits per key.</param>
-    /// <param name="firstLineOffset">Offset of <paramref name="lines"/> within the mapping, for dirty-page accounting.</param>
-    /// <param name="dirtyPages">Where adds record the pages they change; null when nothing is flushed.</param>
-    public BloomLines(byte* lines, uint lineCount, int k, long firstLineOffset, DirtyPageMap? dirtyPages)
+    /// <param name="changed">Where adds record the lines they change, for the next flush; null when nothing is flushed.</param>
+    public BloomLines(byte* lines, uint lineCount, int k, AtomicBitmap? changed)
     {
         _lines = lines;
         _lineCount = lineCount;
         _k = k;
-        _firstLineOffset = firstLineOffset;
-        _dirtyPages = dirtyPages;
+        _changed = changed;
     }
 
     public uint LineCount => _lineCount;
@@ -156,8 +153,50 @@ internal sealed unsafe class BloomLines
         }
 
         *checksum = crc;
+
+        // Marked inside the stripe: the flush reads a marked line under the same stripe after clearing the mark, so
+        // an add either lands before that read or marks the line again for the next flush (docs/design.md).
+        _changed?.Add(line);
         StripedSpinLock.Exit(ref stripe);
-        _dirtyPages?.Mark(_firstLineOffset + ((long)line << 6));
+    }
+
+    /// <summary>Copies a line's 60 bit-bytes and checksum while no add can be half-way through it.</summary>
+    public void CopyLine(uint line, Span<byte> destination)
+    {
+        ref int stripe = ref _locks.Enter(line);
+        new ReadOnlySpan<byte>(_lines + ((ulong)line << 6), FilterGeometry.LineSize).CopyTo(destination);
+        StripedSpinLock.Exit(ref stripe);
+    }
+
+    /// <summary>
+    /// ORs journaled bits into a line and XORs the checksum with the newly set bits' contribution, exactly as an add
+    /// does: a valid line stays valid, a corrupted one stays detectably corrupted. A line that changes is marked for
+    /// the next flush, so a replay that the main file already holds (a fold finished, its journal not yet deleted)
+    /// writes nothing. Returns true if any bit changed.
+    /// </summary>
+    public bool OrLine(uint line, ReadOnlySpan<byte> bits)
+    {
+        byte* target = _lines + ((ulong)line << 6);
+        Span<byte> added = stackalloc byte[FilterGeometry.LineSize];
+        added.Clear();
+        bool any = false;
+        ref int stripe = ref _locks.Enter(line);
+        for (int i = 0; i < FilterGeometry.BitBytesPerLine; i++)
+        {
+            byte fresh = (byte)(bits[i] & ~target[i]);
+            added[i] = fresh;
+            target[i] |= fresh;
+            any |= fresh != 0;
+        }
+
+        if (any)
+        {
+            *(uint*)(target + FilterGeometry.BitBytesPerLine) ^= LineChecksum.Compute(added);
+            _changed?.Add(line);
+        }
+
+        StripedSpinLock.Exit(ref stripe);
+        return any;
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

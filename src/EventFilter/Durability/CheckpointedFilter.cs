@@ -3,8 +3,9 @@ using EventFilter.Checkpoints;
 namespace EventFilter.Durability;
 
 /// <summary>
-/// A filter file together with its checkpoint file, and the one place that writes checkpoints: data first
-/// (msync + fsync), then the position, atomically. See docs/design.md, section "Durability protocol".
+/// A filter file together with its checkpoint position, and the one place that takes checkpoints: the changed lines
+/// and a commit record carrying the position go into the journal with one fsync. See docs/design.md, section
+/// "Durability protocol".
 /// </summary>
 internal sealed class CheckpointedFilter : IDisposable
 {
@@ -17,6 +18,7 @@ internal sealed class CheckpointedFilter : IDisposable
         CheckpointPath = checkpointPath;
         DurablePosition = startPosition;
         _observer = observer;
+        file.Folded = fold => observer.JournalFolded(file.Path, fold);
     }
 
     public FilterFile File { get; }
@@ -49,8 +51,7 @@ internal sealed class CheckpointedFilter : IDisposable
                 return true;
             }
 
-            flush = File.Flush();
-            CheckpointFile.Write(CheckpointPath, new Checkpoint(position, File.Header.FileId));
+            flush = File.Flush(position);
             DurablePosition = position;
         }
 
@@ -70,7 +71,7 @@ internal sealed class CheckpointedFilter : IDisposable
                 return;
             }
 
-            CheckpointFile.Write(CheckpointPath, new Checkpoint(position, File.Header.FileId));
+            File.Rewind(position);
             DurablePosition = position;
             Epoch++;
         }
@@ -78,12 +79,13 @@ internal sealed class CheckpointedFilter : IDisposable
         _observer.Truncated(File.Path, from, position);
     }
 
-    /// <summary>After a resize swap renamed the files, later checkpoints go to the new name.</summary>
-    public void MovedTo(string checkpointPath)
+    /// <summary>After a resize swap renamed the files, later journals and checkpoints go by the new name.</summary>
+    public void MovedTo(string filterPath)
     {
         lock (_gate)
         {
-            CheckpointPath = checkpointPath;
+            File.MovedTo(filterPath);
+            CheckpointPath = CheckpointFile.PathFor(filterPath);
         }
     }
 

@@ -32,6 +32,15 @@ public class FilterObserver
     /// <summary>A checkpoint was made durable, after the flush it reports.</summary>
     public virtual void CheckpointWritten(string path, long position, FlushResult flush) { }
 
+    /// <summary>A fold wrote journaled changes into the main file (bytes written there, and its duration) and dropped that journal.</summary>
+    public virtual void JournalFolded(string path, FlushResult fold) { }
+
+    /// <summary>
+    /// The journal was damaged (a record failed its checksum): nothing from there on was applied, and catch-up starts
+    /// from the last position committed before it.
+    /// </summary>
+    public virtual void JournalDamaged(string path, string detail) { }
+
     /// <summary>The host truncated its log and the checkpoint moved back.</summary>
     public virtual void Truncated(string path, long fromPosition, long toPosition) { }
 

@@ -44,6 +44,11 @@ internal static class FilterOpener
         }
 
         observer.Opened(path, file.Created, file.Verification);
+        if (file.PendingJournal.Damage is { } damage)
+        {
+            observer.JournalDamaged(path, damage);
+        }
+
         var filter = new CheckpointedFilter(file, checkpointPath, StartPosition(file, checkpointPath, logEnd, observer), observer);
         if (filter.DurablePosition > logEnd)
         {
@@ -65,6 +70,13 @@ internal static class FilterOpener
 
     private static long StartPosition(FilterFile file, string checkpointPath, long logEnd, FilterObserver observer)
     {
+        // The journal's last commit is bound to this file by its header and is at least as new as the checkpoint file
+        // (which a fold writes from it); when the open could fold it, the two agree.
+        if (file.CommittedPosition is { } committed)
+        {
+            return committed;
+        }
+
         Checkpoint? checkpoint;
         try
         {

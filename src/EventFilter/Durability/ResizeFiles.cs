@@ -61,6 +61,7 @@ internal static class ResizeFiles
     {
         string resizePath = PathFor(filterPath);
         CheckpointFile.Delete(CheckpointFile.PathFor(resizePath));
+        Journal.JournalFiles.Delete(resizePath);
         if (File.Exists(resizePath))
         {
             File.Delete(resizePath);

@@ -17,7 +17,7 @@ internal static unsafe class LineVerifier
     /// <summary>Checksum of a line whose 60 bit-bytes are all 0xFF.</summary>
     public static readonly uint AllOnesChecksum = ComputeAllOnesChecksum();
 
-    public static VerificationResult Scan(byte* lines, uint lineCount, bool repair, double threshold, IProgress<long>? linesDone = null)
+    public static VerificationResult Scan(byte* lines, uint lineCount, bool repair, double threshold, IProgress<long>? linesDone = null, Blocked.AtomicBitmap? repairedLines = null)
     {
         long mismatched = 0;
         long allOnes = 0;
@@ -42,6 +42,7 @@ internal static unsafe class LineVerifier
                     if (repair)
                     {
                         SetAllOnes(line);
+                        repairedLines?.Add(i);
                         localRepaired++;
                         state = LineState.AllOnes;
                     }

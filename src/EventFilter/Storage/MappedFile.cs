@@ -3,8 +3,11 @@ using System.IO.MemoryMappedFiles;
 namespace EventFilter.Storage;
 
 /// <summary>
-/// A whole file mapped into memory, its pointer acquired once and released on Dispose.
-/// A writable mapping holds the file's <see cref="WriterLock"/>, so a second writer fails at open, not at first corruption.
+/// A whole file mapped into memory, privately (copy-on-write), its pointer acquired once and released on Dispose.
+/// Stores into the mapping never reach the file by themselves: the kernel neither writes them back behind our
+/// back nor write-protects pages to track them, so a flush cannot stall an add. Changes reach the file only through
+/// <see cref="WriteBack"/> (positioned writes of whole blocks). See docs/design.md, section "Changed-line journal".
+/// A writable file holds its <see cref="WriterLock"/>, so a second writer fails at open, not at first corruption.
 /// </summary>
 internal sealed unsafe class MappedFile : IDisposable
 {
@@ -20,9 +23,9 @@ internal sealed unsafe class MappedFile : IDisposable
         _writerLock = writerLock;
         Length = stream.Length;
         Writable = writable;
-        var access = writable ? MemoryMappedFileAccess.ReadWrite : MemoryMappedFileAccess.Read;
-        _map = MemoryMappedFile.CreateFromFile(stream, mapName: null, Length, access, HandleInheritability.None, leaveOpen: true);
-        _view = _map.CreateViewAccessor(0, Length, access);
+        // CopyOnWrite is MAP_PRIVATE: readable and writable memory over the file, whatever the file's own access.
+        _map = MemoryMappedFile.CreateFromFile(stream, mapName: null, Length, MemoryMappedFileAccess.CopyOnWrite, HandleInheritability.None, leaveOpen: true);
+        _view = _map.CreateViewAccessor(0, Length, MemoryMappedFileAccess.CopyOnWrite);
         byte* pointer = null;
         _view.SafeMemoryMappedViewHandle.AcquirePointer(ref pointer);
         _pointer = pointer + _view.PointerOffset;
@@ -71,17 +74,17 @@ internal sealed unsafe class MappedFile : IDisposable
     }
 
     /// <summary>
-    /// Creates a zero-filled file of <paramref name="length"/> bytes with every block reserved, lets
-    /// <paramref name="initialise"/> write into it, makes it durable, and only then gives it its final name.
+    /// Creates a zero-filled file of <paramref name="length"/> bytes with every block reserved, starting with
+    /// <paramref name="head"/>, makes it durable, and only then gives it its final name.
     /// A crash at any point leaves either no file or a complete one.
     /// </summary>
-    public static MappedFile CreateAtomically(string path, long length, SpanAction initialise)
+    public static MappedFile CreateAtomically(string path, long length, ReadOnlySpan<byte> head)
     {
         // Held from before the new file appears until it is open, so no other writer can slip in between.
         WriterLock writerLock = WriterLock.Acquire(path);
         try
         {
-            CreateDurably(path, length, initialise);
+            CreateDurably(path, length, head);
         }
         catch
         {
@@ -94,7 +97,7 @@ internal sealed unsafe class MappedFile : IDisposable
         return Open(path, writable: true, writerLock);
     }
 
-    private static void CreateDurably(string path, long length, SpanAction initialise)
+    private static void CreateDurably(string path, long length, ReadOnlySpan<byte> head)
     {
         string temporary = path + ".tmp";
         File.Delete(temporary);
@@ -105,20 +108,26 @@ internal sealed unsafe class MappedFile : IDisposable
         using (var stream = new FileStream(temporary, create))
         {
             stream.SetLength(length);
-            using var file = new MappedFile(stream, writable: true);
-            initialise(file);
-            file.Flush();
+            RandomAccess.Write(stream.SafeFileHandle, head, 0);
+            RandomAccess.FlushToDisk(stream.SafeFileHandle);
         }
 
         File.Move(temporary, path, overwrite: true);
         DurableDirectory.Sync(System.IO.Path.GetDirectoryName(System.IO.Path.GetFullPath(path))!);
     }
 
-    /// <summary>Writes dirty pages back (msync) and then the file's data and metadata (fsync). Does not block other threads' access.</summary>
-    public void Flush()
+    /// <summary>Writes <paramref name="bytes"/> to the file at <paramref name="offset"/> (not through the mapping).</summary>
+    public void WriteBack(long offset, ReadOnlySpan<byte> bytes)
     {
-        _view.Flush();
-        _stream.Flush(flushToDisk: true);
+        ThrowIfReadOnly();
+        RandomAccess.Write(_stream.SafeFileHandle, bytes, offset);
+    }
+
+    /// <summary>Makes every <see cref="WriteBack"/> so far durable (fsync).</summary>
+    public void Sync()
+    {
+        ThrowIfReadOnly();
+        RandomAccess.FlushToDisk(_stream.SafeFileHandle);
     }
 
     public void Dispose()
@@ -135,6 +144,11 @@ internal sealed unsafe class MappedFile : IDisposable
         _writerLock?.Dispose();
     }
 
-    /// <summary>Callback that fills a newly created file before it becomes visible.</summary>
-    public delegate void SpanAction(MappedFile file);
+    private void ThrowIfReadOnly()
+    {
+        if (!Writable)
+        {
+            throw new InvalidOperationException($"Filter file '{Path}' was opened read-only.");
+        }
+    }
 }

@@ -15,17 +15,18 @@ public sealed class CheckpointAndCrashTests : IDisposable
     {
         var log = new InMemoryStreamLog();
         var options = Options(_dir);
-        byte[] durableImage;
+        FilterImage durableImage;
         using (StreamExistenceFilter filter = await OpenReadyAsync(options, log))
         {
             Append(log, filter, 0, 20_000);
             filter.Checkpoint(log.EndPosition);
-            durableImage = File.ReadAllBytes(options.FilterPath);
+            durableImage = FilterImage.Capture(options.FilterPath);
             Append(log, filter, 20_000, 20_000);
+            filter.Checkpoint(log.EndPosition);
         }
 
-        // The crash: everything after the checkpoint's flush never reached the disk.
-        File.WriteAllBytes(options.FilterPath, durableImage);
+        // The crash: everything after the first checkpoint never reached the disk.
+        durableImage.RestoreTo(options.FilterPath);
 
         var reader = new InMemoryStreamLog();
         for (int i = 0; i < 40_000; i++)

@@ -18,6 +18,16 @@ public sealed class RecordingObserver : FilterObserver
 
     public VerificationResult? LastVerification { get; private set; }
 
+    public string? JournalDamage { get; private set; }
+
+    public int Folds => Volatile.Read(ref _folds);
+
+    private int _folds;
+
+    public override void JournalFolded(string path, FlushResult fold) => Interlocked.Increment(ref _folds);
+
+    public override void JournalDamaged(string path, string detail) => JournalDamage = detail;
+
     public override void Opened(string path, bool created, VerificationResult verification) => LastVerification = verification;
 
     public override void RebuildStarted(string path, RebuildReason reason, string detail) => Rebuilds.Add(reason);

@@ -15,7 +15,7 @@ namespace EventFilter.Tests.Reliability;
 public sealed class CrashMatrixTests(ITestOutputHelper output) : IDisposable
 {
     private const long SizeA = 1 << 20, SizeB = 1 << 21;
-    private static readonly string[] Setups = ["steady", "catch-up", "rebuild", "resize"];
+    private static readonly string[] Setups = ["steady", "catch-up", "rebuild", "resize", "fold"];
     private readonly TempDirectory _dir = new();
 
     public void Dispose() => _dir.Dispose();
@@ -23,7 +23,7 @@ public sealed class CrashMatrixTests(ITestOutputHelper output) : IDisposable
     [Fact]
     public async Task Kills_at_random_points_of_every_phase_lose_no_logged_stream()
     {
-        int kills = ReliabilityScale.Pick(ci: 20, full: 200);
+        int kills = ReliabilityScale.Pick(ci: 25, full: 200);
         var random = new Random(8);
         var landedIn = new Dictionary<string, int>();
         long size = SizeA, repaired = 0;
@@ -37,7 +37,7 @@ public sealed class CrashMatrixTests(ITestOutputHelper output) : IDisposable
         }
 
         output.WriteLine($"kills: {kills}; lines repaired after kills: {repaired}; landed in: {string.Join(", ", landedIn.OrderBy(p => p.Key).Select(p => $"{p.Key} {p.Value}"))}");
-        foreach (string expected in new[] { "steady/add", "catch-up/catch-up", "rebuild/catch-up", "resize/while building" })
+        foreach (string expected in new[] { "steady/add", "catch-up/catch-up", "rebuild/catch-up", "resize/while building", "fold/fold" })
         {
             Assert.True(landedIn.ContainsKey(expected), $"no kill landed in {expected}: " + string.Join(", ", landedIn.Keys));
         }
@@ -49,7 +49,9 @@ public sealed class CrashMatrixTests(ITestOutputHelper output) : IDisposable
         switch (setup)
         {
             case "catch-up":
+                // No position at all: the checkpoint file and the journal's commits both go.
                 File.Delete(CheckpointFile.PathFor(filter));
+                EventFilter.Journal.JournalFiles.Delete(filter);
                 return size;
             case "rebuild" when File.Exists(filter):
                 Integrity.CorruptionTests.CorruptRandomLines(filter, 0.2, random.Next());
@@ -63,9 +65,15 @@ public sealed class CrashMatrixTests(ITestOutputHelper output) : IDisposable
 
     private async Task<string> KillOnceAsync(string setup, long size, int kill, Random random)
     {
-        int readDelay = setup switch { "steady" => 0, "resize" => 40, _ => 30 };
-        using var child = new ChildProcess(_dir.Path, size.ToString(CultureInfo.InvariantCulture), kill.ToString(CultureInfo.InvariantCulture), readDelay.ToString(CultureInfo.InvariantCulture));
-        if (setup == "steady" || setup == "resize")
+        int readDelay = setup switch { "steady" or "fold" => 0, "resize" => 40, _ => 30 };
+        using var child = new ChildProcess(_dir.Path, size.ToString(CultureInfo.InvariantCulture), kill.ToString(CultureInfo.InvariantCulture), readDelay.ToString(CultureInfo.InvariantCulture), setup == "fold" ? "fold" : "serve");
+        if (setup == "fold")
+        {
+            // Wait until a fold has started, then kill at once or a little later: inside the fold or just after it.
+            await child.WaitForAppendsAsync(random.Next(50, 1_000), TimeSpan.FromSeconds(60));
+            await child.WaitForPhaseAsync("fold", TimeSpan.FromSeconds(60));
+        }
+        else if (setup == "steady" || setup == "resize")
         {
             await child.WaitForAppendsAsync(random.Next(50, 2_000), TimeSpan.FromSeconds(60));
         }
@@ -107,47 +115,57 @@ public sealed class CrashMatrixTests(ITestOutputHelper output) : IDisposable
         return observer.LastVerification?.RepairedLines ?? 0;
     }
 
-    /// <summary>Before any catch-up, every name in records before the checkpoint must already be in the file it names.</summary>
-    private static void AssertCheckpointCoversOnlyWhatTheFileHolds(string filterPath, List<string> names, long durableEnd)
+    /// <summary>
+    /// Before any catch-up, every name in records before the durable position (the journal's last commit, else the
+    /// checkpoint file) must already be in the file and journal it names.
+    /// </summary>
+    private void AssertCheckpointCoversOnlyWhatTheFileHolds(string filterPath, List<string> names, long durableEnd)
     {
-        Checkpoint? checkpoint;
-        try
-        {
-            checkpoint = CheckpointFile.TryRead(CheckpointFile.PathFor(filterPath));
-        }
-        catch (InvalidCheckpointException)
-        {
-            return; // written atomically, so this would be a defect: the open below reports it as ignored, and catch-up covers it
-        }
-
-        if (checkpoint is null || !File.Exists(filterPath))
+        if (!File.Exists(filterPath))
         {
             return;
         }
 
-        Assert.InRange(checkpoint.Value.Position, 0, durableEnd);
-
-        // Judge the file as the filter would: on a copy, with mismatched lines repaired to all ones.
-        string copy = filterPath + ".verify-copy";
-        File.Copy(filterPath, copy, overwrite: true);
+        // Judge the files as the filter would: on a copy, journal replayed, mismatched lines repaired to all ones.
+        string copy = Path.Combine(_dir.Path, "verify-copy", "filter");
+        Directory.CreateDirectory(Path.GetDirectoryName(copy)!);
+        FilterImage.CopyTo(filterPath, copy);
         long sizeBytes;
         using (FilterFile header = FilterFile.OpenReadOnly(copy)) { sizeBytes = header.Header.SizeBytes; }
         using FilterFile file = FilterFile.Open(copy, new FilterFileOptions { SizeBytes = sizeBytes, CorruptionThreshold = 0.999999 });
-        if (file.Header.FileId != checkpoint.Value.FilterFileId)
+        long? durable = file.CommittedPosition;
+        if (durable is null)
         {
-            return; // a stale checkpoint vouches for nothing
+            Checkpoint? checkpoint;
+            try
+            {
+                checkpoint = CheckpointFile.TryRead(CheckpointFile.PathFor(filterPath));
+            }
+            catch (InvalidCheckpointException)
+            {
+                return; // written atomically, so this would be a defect: the open below reports it as ignored, and catch-up covers it
+            }
+
+            if (checkpoint is null || checkpoint.Value.FilterFileId != file.Header.FileId)
+            {
+                return; // no position, or a stale one that vouches for nothing
+            }
+
+            durable = checkpoint.Value.Position;
         }
+
+        Assert.InRange(durable.Value, 0, durableEnd);
 
         long position = 0;
         foreach (string name in names)
         {
             position += 2 + Encoding.UTF8.GetByteCount(name);
-            if (position > checkpoint.Value.Position)
+            if (position > durable.Value)
             {
                 break;
             }
 
-            Assert.True(file.MightExist(name), $"'{name}' is before checkpoint {checkpoint.Value.Position} but not in the file");
+            Assert.True(file.MightExist(name), $"'{name}' is before checkpoint {durable.Value} but not in the file");
         }
     }
 }

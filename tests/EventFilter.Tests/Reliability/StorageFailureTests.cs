@@ -34,14 +34,18 @@ public sealed class StorageFailureTests : IDisposable
             filter.Checkpoint(1_000);
             FillUp(disk.Path);
 
-            // The filter's blocks were reserved at creation, so adds touching fresh pages cannot SIGBUS now.
-            FilterHarness.Append(log, filter, 1_000, 20_000);
-            Assert.ThrowsAny<IOException>(() => filter.Checkpoint(21_000));
+            // The filter's blocks were reserved at creation; its journal's next blocks were not: 1,000 sparse names
+            // need about 68 KB of journal, which a full disk refuses.
+            FilterHarness.Append(log, filter, 1_000, 1_000);
+            Assert.ThrowsAny<IOException>(() => filter.Checkpoint(2_000));
             Assert.Equal(1_000, filter.CheckpointPosition);
-            Assert.Equal(0, FilterHarness.FalseNegatives(filter, 21_000));
+            Assert.Equal(0, FilterHarness.FalseNegatives(filter, 2_000));
         }
 
-        Assert.Equal(1_000, CheckpointFile.TryRead(CheckpointFile.PathFor(options.FilterPath))!.Value.Position);
+        // Reopened on the still-full disk: the open cannot fold, which is not fatal, and the durable position is 1,000.
+        using var reopened = new StreamExistenceFilter(options, log);
+        reopened.Open();
+        Assert.Equal(1_000, reopened.CheckpointPosition);
     }
 
     private static void FillUp(string directory)
@@ -73,24 +77,38 @@ public sealed class StorageFailureTests : IDisposable
     }
 
     [Fact]
-    public async Task A_checkpoint_write_that_hits_ENOSPC_leaves_the_previous_checkpoint()
+    public void A_fold_whose_checkpoint_write_hits_ENOSPC_keeps_the_journal_and_loses_nothing()
     {
-        var options = new StreamExistenceFilterOptions { DataDirectory = _dir.Path, SizeBytes = 1 << 20 };
-        var log = new InMemoryStreamLog();
-        using StreamExistenceFilter filter = await FilterHarness.OpenReadyAsync(options, log);
-        FilterHarness.Append(log, filter, 0, 500);
-        filter.Checkpoint(500);
+        string path = _dir.File("filter.bin");
+        using (FilterFile filter = FilterFile.Open(path, new FilterFileOptions { SizeBytes = 1 << 20 }))
+        {
+            AddRange(filter, 0, 500);
+            filter.Flush(position: 500);
 
-        // /dev/full answers every write with ENOSPC: the temporary checkpoint lands there.
-        string temporary = CheckpointFile.PathFor(options.FilterPath) + ".tmp";
-        File.CreateSymbolicLink(temporary, "/dev/full");
-        FilterHarness.Append(log, filter, 500, 500);
-        Assert.ThrowsAny<IOException>(() => filter.Checkpoint(1_000));
-        Assert.Equal(500, CheckpointFile.TryRead(CheckpointFile.PathFor(options.FilterPath))!.Value.Position);
+            // /dev/full answers every write with ENOSPC: the fold's temporary checkpoint lands there.
+            string temporary = CheckpointFile.PathFor(path) + ".tmp";
+            File.CreateSymbolicLink(temporary, "/dev/full");
+            Assert.ThrowsAny<IOException>(() => filter.FoldJournal());
+            Assert.NotEmpty(EventFilter.Journal.JournalFiles.List(path));
+            Assert.False(File.Exists(CheckpointFile.PathFor(path)));
 
-        File.Delete(temporary);
-        filter.Checkpoint(1_000);
-        Assert.Equal(1_000, CheckpointFile.TryRead(CheckpointFile.PathFor(options.FilterPath))!.Value.Position);
+            File.Delete(temporary);
+            AddRange(filter, 500, 500);
+            filter.Flush(position: 1_000);
+        }
+
+        // Only the durable files speak now: every name of both batches, and the last position.
+        using FilterFile reopened = FilterFile.OpenReadOnly(path);
+        Assert.Equal(1_000, reopened.PendingJournal.Position);
+        Assert.Equal(0, Enumerable.Range(0, 1_000).Count(i => !reopened.MightExist(Names.Added(i))));
+    }
+
+    private static void AddRange(FilterFile filter, int from, int count)
+    {
+        for (int i = from; i < from + count; i++)
+        {
+            filter.Add(Names.Added(i));
+        }
     }
 
     [Fact]

@@ -1,0 +1,55 @@
+using EventFilter.Cli.Output;
+using EventFilter.Journal;
+
+namespace EventFilter.Cli.Reports;
+
+/// <summary>
+/// The journal beside a filter: changes flushed but not yet folded into the file (docs/design.md, "Changed-line
+/// journal"). Reading tools replay it in memory, so their counts include it; only `repair` (or the server's open)
+/// folds it into the file.
+/// </summary>
+/// <param name="Status"><see cref="None"/>, <see cref="Pending"/> or <see cref="Damaged"/>.</param>
+/// <param name="Files">Journal generations.</param>
+/// <param name="LineRecords">Changed-line records replayed.</param>
+/// <param name="Commits">Flushes they came from.</param>
+/// <param name="Bytes">Bytes of journal read.</param>
+/// <param name="Position">The last checkpoint position committed in it; null when none was.</param>
+/// <param name="Damage">Where and why replay stopped early; null when it read to the end.</param>
+internal sealed record JournalReport(string Status, int Files, long LineRecords, long Commits, long Bytes, long? Position, string? Damage)
+{
+    public const string None = "none";
+    public const string Pending = "pending";
+    public const string Damaged = "damaged";
+
+    public static JournalReport From(JournalSummary journal) => new(
+        journal.Damage is not null ? Damaged : journal.IsEmpty ? None : Pending,
+        journal.Files,
+        journal.LineRecords,
+        journal.Commits,
+        journal.Bytes,
+        journal.Position,
+        journal.Damage);
+
+    /// <summary>The text line for it.</summary>
+    public string Describe() => Status switch
+    {
+        None => "none (everything flushed is in the file)",
+        Pending => $"{Describe(Files, LineRecords, Commits, Bytes)}, last position {(Position is { } p ? TextFormat.Count(p) : "none")} (pending: folded on the next open or repair)",
+        _ => $"DAMAGED: {Damage}; {Describe(Files, LineRecords, Commits, Bytes)} before it, last position {(Position is { } p ? TextFormat.Count(p) : "none")}",
+    };
+
+    /// <summary>A damaged journal: safe (nothing after the damage is used; the server catches up from the log) but worth a repair.</summary>
+    public int Judge(TextWriter error, int exitCode)
+    {
+        if (Status != Damaged)
+        {
+            return exitCode;
+        }
+
+        error.WriteLine($"{CommandTree.ToolName}: warning: {Damage}. Nothing after it is used; 'repair' folds what is intact, and the server catches up the rest from its log.");
+        return Math.Max(exitCode, ExitCodes.Corrupted);
+    }
+
+    private static string Describe(int files, long records, long commits, long bytes) =>
+        $"{TextFormat.Count(files)} file(s), {TextFormat.Count(records)} line records from {TextFormat.Count(commits)} flushes, {TextFormat.Bytes(bytes)}";
+}

@@ -1,0 +1,130 @@
+using System.Numerics;
+using System.Runtime.CompilerServices;
+
+namespace EventFilter.Blocked;
+
+/// <summary>
+/// A set of small integers (line or block numbers) that many threads may add to while one thread takes them out.
+/// Adds set a bit with one interlocked OR, skipped when the bit is already set; <see cref="Take"/> clears a word with
+/// one interlocked exchange before it reports the word's members, so a member added after that exchange stays for
+/// the next take. See docs/design.md, section "Changed-line journal", for why a skipped OR is still safe there.
+/// </summary>
+internal sealed class AtomicBitmap
+{
+    private readonly ulong[] _words;
+
+    public AtomicBitmap(long capacity)
+    {
+        Capacity = capacity;
+        _words = new ulong[(capacity + 63) >> 6];
+    }
+
+    public long Capacity { get; }
+
+    /// <summary>Adds <paramref name="index"/>. Safe from any number of threads.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void Add(long index)
+    {
+        ref ulong word = ref Unsafe.Add(ref System.Runtime.InteropServices.MemoryMarshal.GetArrayDataReference(_words), (nint)(index >> 6));
+        ulong bit = 1UL << (int)(index & 63);
+        if ((Volatile.Read(ref word) & bit) == 0)
+        {
+            Interlocked.Or(ref word, bit);
+        }
+    }
+
+    /// <summary>True when <paramref name="index"/> is in the set now.</summary>
+    public bool Contains(long index) => (Volatile.Read(ref _words[index >> 6]) & (1UL << (int)(index & 63))) != 0;
+
+    /// <summary>Number of members now (a snapshot; adds may race it).</summary>
+    public long Count()
+    {
+        long count = 0;
+        foreach (ulong word in _words)
+        {
+            count += BitOperations.PopCount(word);
+        }
+
+        return count;
+    }
+
+    /// <summary>
+    /// Counts the members and how many distinct groups of 2^<paramref name="groupShift"/> consecutive indices
+    /// (index + <paramref name="groupOffset"/>) they fall in, without taking them: the flush sizes its two write plans with it.
+    /// </summary>
+    public (long Members, long Groups) CountWithGroups(int groupShift, long groupOffset)
+    {
+        long members = 0, groups = 0, lastGroup = -1;
+        for (int w = 0; w < _words.Length; w++)
+        {
+            ulong word = Volatile.Read(ref _words[w]);
+            members += BitOperations.PopCount(word);
+            while (word != 0)
+            {
+                long index = ((long)w << 6) + BitOperations.TrailingZeroCount(word);
+                long group = (index + groupOffset) >> groupShift;
+                if (group != lastGroup)
+                {
+                    groups++;
+                    lastGroup = group;
+                }
+
+                // Skip the rest of this group within the word: one bit per group is enough to count it.
+                long nextGroupIndex = ((group + 1) << groupShift) - groupOffset;
+                int skip = (int)Math.Min(64, nextGroupIndex - ((long)w << 6));
+                word = skip >= 64 ? 0 : word & (ulong.MaxValue << skip);
+            }
+        }
+
+        return (members, groups);
+    }
+
+    /// <summary>Removes every member and hands each to <paramref name="visit"/> in ascending order.</summary>
+    public void Take<TVisitor>(ref TVisitor visit)
+        where TVisitor : struct, IMemberVisitor
+    {
+        for (int w = 0; w < _words.Length; w++)
+        {
+            if (Volatile.Read(ref _words[w]) == 0)
+            {
+                continue;
+            }
+
+            ulong word = Interlocked.Exchange(ref _words[w], 0);
+            while (word != 0)
+            {
+                visit.Visit(((long)w << 6) + BitOperations.TrailingZeroCount(word));
+                word &= word - 1;
+            }
+        }
+    }
+
+    /// <summary>Adds every index below <see cref="Capacity"/>: after a failed write, when what was written is unknown.</summary>
+    public void AddAll()
+    {
+        for (int w = 0; w < _words.Length; w++)
+        {
+            long remaining = Capacity - ((long)w << 6);
+            Interlocked.Or(ref _words[w], remaining >= 64 ? ulong.MaxValue : (1UL << (int)remaining) - 1);
+        }
+    }
+
+    /// <summary>Adds every member of <paramref name="other"/> to this set (used by one thread at a time).</summary>
+    public void UnionWith(AtomicBitmap other)
+    {
+        for (int w = 0; w < _words.Length; w++)
+        {
+            ulong bits = Volatile.Read(ref other._words[w]);
+            if (bits != 0)
+            {
+                Interlocked.Or(ref _words[w], bits);
+            }
+        }
+    }
+
+    /// <summary>Receives the members a <see cref="Take{TVisitor}"/> removes.</summary>
+    public interface IMemberVisitor
+    {
+        void Visit(long index);
+    }
+}
