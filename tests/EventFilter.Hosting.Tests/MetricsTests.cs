@@ -21,7 +21,7 @@ public sealed class MetricsTests : IDisposable
         await host.StartAsync();
         await host.StopAsync();
 
-        Assert.Equal(20, metrics.Instruments.Count);
+        Assert.Equal(22, metrics.Instruments.Count);
         Assert.All(metrics.Instruments, i => Assert.False(string.IsNullOrEmpty(i.Unit), i.Name));
         Assert.All(metrics.Instruments, i => Assert.False(string.IsNullOrEmpty(i.Description), i.Name));
         Assert.All(metrics.Instruments, i => Assert.StartsWith("eventfilter.", i.Name, StringComparison.Ordinal));
