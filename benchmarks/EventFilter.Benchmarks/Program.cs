@@ -8,10 +8,8 @@ using EventFilter.Benchmarks.Workload;
 switch (args.FirstOrDefault())
 {
     case "flush":
-        StreamNames hits = StreamNames.Hits();
-        FlushVolumeExperiment.Run(hits);
-        AddLatencyExperiment.Run(hits);
-        return 0;
+        int json = Array.IndexOf(args, "--json");
+        return CheckpointExperiment.Run(json > 0 && json + 1 < args.Length ? args[json + 1] : null);
     case "fpr":
         return FalsePositiveExperiment.Run();
     case "alloccheck":

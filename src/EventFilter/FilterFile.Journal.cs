@@ -288,6 +288,9 @@ public sealed partial class FilterFile
         JournalFiles.Delete(_path, upTo);
     }
 
+    /// <summary>Waits for a running background fold to finish (benchmarks count its bytes).</summary>
+    internal void WaitForBackgroundFold() => WaitForBackgroundFold(rethrow: true);
+
     private void WaitForBackgroundFold(bool rethrow)
     {
         try

@@ -66,7 +66,7 @@ public static class LoadedFilters
                 filter.AddBatch(hits.Packed, hits.Lengths);
             }
 
-            filter.Flush();
+            filter.FoldJournal(); // one plain file: the cache is copied file by file
         }
 
         File.Move(building, path, overwrite: true);
