@@ -20,7 +20,18 @@ internal static class JournalReader
         for (int i = 0; i < files.Count; i++)
         {
             bool last = i == files.Count - 1;
-            state.Damage = ReplayFile(files[i].Path, files[i].Generation, last, filterFileId, lineCount, apply, state, out bool foreign);
+            bool foreign;
+            try
+            {
+                state.Damage = ReplayFile(files[i].Path, files[i].Generation, last, filterFileId, lineCount, apply, state, out foreign);
+            }
+            catch (FileNotFoundException)
+            {
+                // A reading tool beside a live writer: a fold deleted this generation after it was listed, so the
+                // filter file holds its lines now.
+                continue;
+            }
+
             if (!foreign)
             {
                 state.Files++;
