@@ -83,6 +83,19 @@ public sealed class FileStreamNameLog : IStreamNameLog, IDisposable
     }
 
     /// <summary>All names in the durable log, for checking a filter against it.</summary>
+    /// <summary>Appends 50 new crash-test names, handing each to <paramref name="add"/> as a server adds to its filter; returns the new count.</summary>
+    public long AppendBatch(long written, Random random, Action<byte[]> add)
+    {
+        for (int i = 0; i < 50; i++, written++)
+        {
+            byte[] name = System.Text.Encoding.UTF8.GetBytes($"crash-stream-{written}-{random.Next()}");
+            Append(name);
+            add(name);
+        }
+
+        return written;
+    }
+
     public List<string> ReadAllNames()
     {
         var names = new List<string>();

@@ -38,12 +38,7 @@ Console.WriteLine($"ready {written}");
 for (int batch = 0; ; batch++)
 {
     Console.WriteLine("phase add");
-    for (int i = 0; i < 50; i++, written++)
-    {
-        byte[] name = Encoding.UTF8.GetBytes($"crash-stream-{written}-{random.Next()}");
-        log.Append(name);
-        filter.Add(name);
-    }
+    written = log.AppendBatch(written, random, name => filter.Add(name));
 
     long durable = log.Sync();
     if (batch % 4 == 0)
