@@ -10,11 +10,6 @@ namespace EventFilter.Benchmarks.Peers;
 /// </summary>
 public static class ClassicHashes
 {
-    private const uint XxPrime1 = 2654435761U;
-    private const uint XxPrime2 = 2246822519U;
-    private const uint XxPrime3 = 3266489917U;
-    private const uint XxPrime4 = 668265263U;
-    private const uint XxPrime5 = 374761393U;
 
     /// <summary>The two 64-bit values probe i combines as <c>first + i * second</c>.</summary>
     public static (ulong First, ulong Second) Compute(ReadOnlySpan<byte> key)
@@ -24,45 +19,8 @@ public static class ClassicHashes
         return (first, second);
     }
 
-    public static uint XxHash32(ReadOnlySpan<byte> data, uint seed)
-    {
-        int offset = 0;
-        uint acc;
-        if (data.Length >= 16)
-        {
-            uint v1 = seed + XxPrime1 + XxPrime2, v2 = seed + XxPrime2, v3 = seed, v4 = seed - XxPrime1;
-            for (; offset <= data.Length - 16; offset += 16)
-            {
-                v1 = XxRound(v1, BinaryPrimitives.ReadUInt32LittleEndian(data[offset..]));
-                v2 = XxRound(v2, BinaryPrimitives.ReadUInt32LittleEndian(data[(offset + 4)..]));
-                v3 = XxRound(v3, BinaryPrimitives.ReadUInt32LittleEndian(data[(offset + 8)..]));
-                v4 = XxRound(v4, BinaryPrimitives.ReadUInt32LittleEndian(data[(offset + 12)..]));
-            }
-
-            acc = BitOperations.RotateLeft(v1, 1) + BitOperations.RotateLeft(v2, 7) + BitOperations.RotateLeft(v3, 12) + BitOperations.RotateLeft(v4, 18);
-        }
-        else
-        {
-            acc = seed + XxPrime5;
-        }
-
-        acc += (uint)data.Length;
-        for (; offset <= data.Length - 4; offset += 4)
-        {
-            acc = BitOperations.RotateLeft(acc + (BinaryPrimitives.ReadUInt32LittleEndian(data[offset..]) * XxPrime3), 17) * XxPrime4;
-        }
-
-        for (; offset < data.Length; offset++)
-        {
-            acc = BitOperations.RotateLeft(acc + (data[offset] * XxPrime5), 11) * XxPrime1;
-        }
-
-        acc ^= acc >> 15;
-        acc *= XxPrime2;
-        acc ^= acc >> 13;
-        acc *= XxPrime3;
-        return acc ^ (acc >> 16);
-    }
+    /// <summary>xxHash32, from System.IO.Hashing.</summary>
+    public static uint XxHash32(ReadOnlySpan<byte> data, uint seed) => System.IO.Hashing.XxHash32.HashToUInt32(data, unchecked((int)seed));
 
     public static uint Murmur3(ReadOnlySpan<byte> data, uint seed)
     {
@@ -93,8 +51,6 @@ public static class ClassicHashes
         h *= 0xC2B2AE35;
         return h ^ (h >> 16);
     }
-
-    private static uint XxRound(uint acc, uint lane) => BitOperations.RotateLeft(acc + (lane * XxPrime2), 13) * XxPrime1;
 
     private static uint MurmurScramble(uint k, uint c1, uint c2) => BitOperations.RotateLeft(k * c1, 15) * c2;
 }

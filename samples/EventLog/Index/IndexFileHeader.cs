@@ -23,7 +23,7 @@ internal readonly record struct IndexFileHeader(
     public const int Size = 64;
 
     private const ulong Magic = 0x3130_5844_494C_5645; // "EVLIDX01" read as little-endian
-    private const uint Version = 1;
+    private const uint Version = 2; // 2: entries keyed by XXH3-64 (StreamHash); a version 1 index is rebuilt from the log
 
     /// <summary>The file length this header implies.</summary>
     public long FileLength => Size + (EntryCount * IndexEntry.Size);

@@ -5,7 +5,7 @@ using System.Text;
 namespace EventFilter.Hashing;
 
 /// <summary>
-/// Turns a stream name into the one 64-bit hash that places it in the filter: XXH3-64 of its UTF-8 bytes.
+/// Turns a stream name into the one 64-bit hash that places it in the filter: XXH3-64 (System.IO.Hashing) of its UTF-8 bytes.
 /// A name given as UTF-16 is encoded into a stack buffer first, so the string and UTF-8 forms agree byte for byte,
 /// non-ASCII included, and nothing is allocated. See docs/file-format.md, section "Keys".
 /// </summary>
@@ -15,7 +15,7 @@ internal static class KeyHasher
     private const int StackChars = 256;
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static ulong Hash(ReadOnlySpan<byte> utf8Name, ulong seed) => XxHash3.HashToUInt64(utf8Name, unchecked((long)seed));
+    public static ulong Hash(ReadOnlySpan<byte> utf8Name, ulong seed) => System.IO.Hashing.XxHash3.HashToUInt64(utf8Name, unchecked((long)seed));
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static ulong Hash(ReadOnlySpan<char> name, ulong seed)

@@ -1,15 +1,48 @@
+using System.Globalization;
 using System.Runtime.CompilerServices;
+using System.Text;
 using EventFilter.Hashing;
+using XxHash3 = System.IO.Hashing.XxHash3;
 
 namespace EventFilter.Tests.Hashing;
 
 /// <summary>
-/// Known-answer tests for <see cref="XxHash3"/>. The expected values were produced by the real
-/// System.IO.Hashing.XxHash3.HashToUInt64 over the same deterministic input, so a match here
-/// means bit-compatibility with XXH3_64bits_withSeed.
+/// The format guard for the key hash: every filter file ever written placed its names by XXH3-64, so these pinned
+/// values (known answers, a sweep of lengths 0-300 under five seeds, and the worked example of docs/file-format.md)
+/// must hold for the hash the filter uses now, System.IO.Hashing's. They were computed by the project's own XXH3
+/// before it was replaced by the library; a change in any of them would make existing files answer wrongly.
 /// </summary>
-public sealed class XxHash3Tests
+public sealed class KeyHashFormatTests
 {
+    [Fact]
+    public void A_sweep_of_lengths_0_to_300_under_five_seeds_hashes_as_pinned_through_the_filter_and_the_library()
+    {
+        byte[] data = Pattern(300);
+        int checkedCount = 0;
+        foreach (string line in File.ReadLines(Path.Combine(AppContext.BaseDirectory, "Hashing", "xxh3-sweep.txt")))
+        {
+            string[] fields = line.Split(' ');
+            int length = int.Parse(fields[0], CultureInfo.InvariantCulture);
+            long seed = long.Parse(fields[1], CultureInfo.InvariantCulture);
+            ulong expected = ulong.Parse(fields[2], NumberStyles.HexNumber, CultureInfo.InvariantCulture);
+            ReadOnlySpan<byte> input = data.AsSpan(0, length);
+            Assert.Equal(expected, XxHash3.HashToUInt64(input, seed));
+            Assert.Equal(expected, KeyHasher.Hash(input, unchecked((ulong)seed)));
+            checkedCount++;
+        }
+
+        Assert.Equal(301 * 5, checkedCount);
+    }
+
+    [Fact]
+    public void The_worked_example_of_the_file_format_holds()
+    {
+        // docs/file-format.md, "Keys" and "Probes".
+        Assert.Equal(0x79CCA5910B9ACE3CUL, KeyHasher.Hash("order-42"u8, 0));
+        Assert.Equal(0x79CCA5910B9ACE3CUL, KeyHasher.Hash("order-42".AsSpan(), 0));
+        Assert.Equal(KeyHasher.Hash(Encoding.UTF8.GetBytes("naïve-ストリーム"), 9), KeyHasher.Hash("naïve-ストリーム".AsSpan(), 9));
+    }
+
     // Lengths cover every branch: 0, 1-3, 4-8, 9-16, 17-128 (each nesting level), 129-240,
     // and the long path (partial stripes, exact and off-by-one block multiples, several blocks).
     // Seeds: 0 (default secret), a large positive seed and a negative one (custom secret on the long path).
@@ -92,7 +125,7 @@ public sealed class XxHash3Tests
     [InlineData(1025, -7L, 0x17AA5962BAF7207AUL)]
     [InlineData(4096, -7L, 0x4EFE5A3E6DA70D15UL)]
     [InlineData(10000, -7L, 0x84F551C2CE0E888EUL)]
-    public void Matches_reference_xxh3(int length, long seed, ulong expected)
+    public void Known_answers_hold(int length, long seed, ulong expected)
     {
         byte[] data = Pattern(length);
 
