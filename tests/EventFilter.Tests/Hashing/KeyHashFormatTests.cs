@@ -47,6 +47,27 @@ public sealed class KeyHashFormatTests
     // and the long path (partial stripes, exact and off-by-one block multiples, several blocks).
     // Seeds: 0 (default secret), a large positive seed and a negative one (custom secret on the long path).
     [Theory]
+    [InlineData(0)]
+    [InlineData(1)]
+    [InlineData(60)]
+    [InlineData(127)]
+    [InlineData(128)]
+    [InlineData(129)]
+    [InlineData(256)]
+    [InlineData(257)]
+    [InlineData(3000)]
+    public void The_string_form_hashes_as_its_UTF8_bytes_on_both_sides_of_the_ASCII_fast_path(int length)
+    {
+        // Pins the fast path's limits: ASCII up to 128 chars is narrowed; anything longer, or not ASCII, is encoded.
+        string ascii = new string('a', length) + "\u007F";
+        string nonAscii = new string('b', Math.Max(0, length - 1)) + "é";
+        foreach (string name in new[] { ascii, nonAscii, ascii[..length] })
+        {
+            Assert.Equal(KeyHasher.Hash(Encoding.UTF8.GetBytes(name), 3), KeyHasher.Hash(name.AsSpan(), 3));
+        }
+    }
+
+    [Theory]
     [InlineData(0, 0L, 0x2D06800538D394C2UL)]
     [InlineData(1, 0L, 0x4C5CCA45D0F4811FUL)]
     [InlineData(2, 0L, 0xA7E250C97710FF27UL)]
