@@ -3,13 +3,16 @@ using EventFilter.Benchmarks;
 using EventFilter.Benchmarks.Experiments;
 using EventFilter.Benchmarks.Workload;
 
-// `flush`, `fpr` and `alloccheck` are console experiments; anything else goes to BenchmarkDotNet's switcher
+// `flush`, `targets`, `fpr` and `alloccheck` are console experiments; anything else goes to BenchmarkDotNet's switcher
 // (e.g. `--filter '*MightExist*' --job short`). See docs/benchmarks.md for every command and its results.
 switch (args.FirstOrDefault())
 {
     case "flush":
         int json = Array.IndexOf(args, "--json");
         return CheckpointExperiment.Run(json > 0 && json + 1 < args.Length ? args[json + 1] : null);
+    case "targets":
+        int targetsJson = Array.IndexOf(args, "--json");
+        return TargetsExperiment.Run(targetsJson > 0 && targetsJson + 1 < args.Length ? args[targetsJson + 1] : null);
     case "fpr":
         return FalsePositiveExperiment.Run();
     case "alloccheck":

@@ -1,0 +1,232 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using EventFilter.Benchmarks.Baseline;
+using EventFilter.Benchmarks.Workload;
+
+namespace EventFilter.Benchmarks.Experiments;
+
+/// <summary>
+/// <c>targets [--json FILE]</c>: every row of the hot-path goal table in one process, each next to a pointer-chase
+/// baseline over a buffer of the same size taken in the same run, in about a minute. A quick check between the
+/// BenchmarkDotNet runs that docs/benchmarks.md reports; each figure is the median of 5 timed rounds.
+/// "In cache" is a 1 MiB filter with 4,096 names reused; "256 MiB" is a filter at design load (1 byte per name).
+/// </summary>
+public static class TargetsExperiment
+{
+    private const long InCache = 1L << 20, OutOfCache = 256L << 20;
+    private const int Rounds = 5;
+    private const int CacheNames = 4_096, CacheRepeats = 64;
+    private const int CatchUpNames = 4 << 20;
+
+    public static int Run(string? jsonPath)
+    {
+        var cases = new JsonArray();
+        using var smallChase = new PointerChaseBuffer(InCache, hugePages: false);
+        using var largeChase = new PointerChaseBuffer(OutOfCache, hugePages: false);
+        double small = ChaseNs(smallChase), large = ChaseNs(largeChase);
+
+        StreamNames hits = StreamNames.Hits(), misses = StreamNames.Misses();
+        using (FilterFile cached = LoadedFilters.OpenShared(InCache))
+        {
+            byte[][] utf8 = hits.Utf8[..CacheNames];
+            string[] strings = hits.Strings[..CacheNames];
+            cases.Add(Case("might_exist_in_cache_utf8", Median(() => Repeat(CacheRepeats, () => Count(cached, utf8))) / (CacheNames * CacheRepeats), small, 15));
+            cases.Add(Case("might_exist_in_cache_string", Median(() => Repeat(CacheRepeats, () => Count(cached, strings))) / (CacheNames * CacheRepeats), small, 18));
+        }
+
+        cases.Add(Case("add_in_cache_one_writer", AddInCache(writers: 1), small, 30));
+        cases.Add(Case("add_in_cache_2_writers_contending", AddInCache(writers: 2), small, 60));
+
+        double missUtf8;
+        using (FilterFile loaded = LoadedFilters.OpenShared(OutOfCache))
+        {
+            missUtf8 = Median(() => Count(loaded, misses.Utf8)) / misses.Count;
+            double missString = Median(() => Count(loaded, misses.Strings)) / misses.Count;
+            bool[] results = new bool[misses.Count];
+            double batch = Median(() => { loaded.MightExistBatch(misses.Packed, misses.Lengths, results); return 0; }) / misses.Count;
+            cases.Add(Case("might_exist_miss_256mb_one_call", missUtf8, large, 1.1 * large));
+            cases.Add(Case("might_exist_batch_256mb", batch, large, 20));
+            cases.Add(Case("string_forms_out_of_cache", missString, large, 1.15 * missUtf8));
+        }
+
+        (double add, double addBatch) = AddsOutOfCache();
+        cases.Insert(4, Case("add_of_a_new_name_256mb", add, large, 1.1 * large));
+        cases.Insert(7, Case("add_batch_of_new_names_256mb", addBatch, large, 40));
+        cases.Add(Case("catch_up_into_256mb_from_an_in_memory_log", CatchUp(), large, 100));
+
+        var result = new JsonObject
+        {
+            ["cases"] = cases,
+            ["load_average"] = new JsonArray(File.ReadAllText("/proc/loadavg").Split(' ').Take(3).Select(v => (JsonNode)double.Parse(v, CultureInfo.InvariantCulture)).ToArray()),
+        };
+        if (jsonPath is not null)
+        {
+            File.WriteAllText(jsonPath, result.ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
+        }
+
+        MarkdownTable.Print(["case", "ns/op", "baseline ns", "goal ns", "met"], cases.Select(c => new[]
+        {
+            c!["name"]!.GetValue<string>(), F(c["ns_per_op"]!), F(c["baseline_ns"]!), F(c["goal_ns"]!), c["met"]!.GetValue<bool>() ? "yes" : "no",
+        }).ToList());
+        Console.WriteLine($"load average: {result["load_average"]!.ToJsonString()}");
+        return 0;
+    }
+
+    private static JsonObject Case(string name, double nsPerOp, double baselineNs, double goalNs) => new()
+    {
+        ["name"] = name,
+        ["ns_per_op"] = Math.Round(nsPerOp, 1),
+        ["baseline_ns"] = Math.Round(baselineNs, 1),
+        ["goal_ns"] = Math.Round(goalNs, 1),
+        ["met"] = nsPerOp <= goalNs,
+    };
+
+    private static string F(JsonNode node) => node.GetValue<double>().ToString("F1", CultureInfo.InvariantCulture);
+
+    /// <summary>Nanoseconds per dependent step of the chase, over enough steps to leave the caches' warm-up behind.</summary>
+    private static double ChaseNs(PointerChaseBuffer chase)
+    {
+        const int Steps = 1 << 20;
+        return Median(() => (int)chase.Walk(Steps)) / Steps;
+    }
+
+    /// <summary>New names into a fresh 1 MiB filter, by one thread or by two at once (each its own names); ns per add per thread.</summary>
+    private static double AddInCache(int writers)
+    {
+        string path = BenchmarkDirectory.Scratch($"targets-add-{writers}.filter");
+        using FilterFile filter = FilterFile.Create(path, LoadedFilters.Options(InCache));
+        var pools = Enumerable.Range(0, writers).Select(w => new StreamNames($"wrtr{w:D2}", CacheNames * 4)).ToArray();
+        int generation = 0;
+        double ns = Median(() =>
+        {
+            generation++;
+            foreach (StreamNames pool in pools)
+            {
+                pool.SetGeneration(generation);
+            }
+
+            using var start = new Barrier(writers);
+            var threads = pools.Select(pool => new Thread(() =>
+            {
+                start.SignalAndWait();
+                foreach (byte[] name in pool.Utf8)
+                {
+                    filter.Add(name);
+                }
+            })).ToArray();
+            foreach (Thread thread in threads)
+            {
+                thread.Start();
+            }
+
+            foreach (Thread thread in threads)
+            {
+                thread.Join();
+            }
+
+            return 0;
+        }) / pools[0].Count;
+        BenchmarkDirectory.DeleteQuietly(path);
+        return ns;
+    }
+
+    /// <summary>New names into a 256 MiB filter at design load, one call per name and in batches, after a warm-up that wrote every page once.</summary>
+    private static (double Add, double AddBatch) AddsOutOfCache()
+    {
+        using FilterFile filter = LoadedFilters.OpenCopy(OutOfCache, "targets-add-256.filter");
+        var names = new StreamNames("signup");
+        int generation = 0;
+        names.SetGeneration(++generation);
+        filter.AddBatch(names.Packed, names.Lengths); // every page written once: no copy-on-write fault is timed
+        double add = Median(() =>
+        {
+            names.SetGeneration(++generation);
+            foreach (byte[] name in names.Utf8)
+            {
+                filter.Add(name);
+            }
+
+            return 0;
+        }) / names.Count;
+        double batch = Median(() =>
+        {
+            names.SetGeneration(++generation);
+            filter.AddBatch(names.Packed, names.Lengths);
+            return 0;
+        }) / names.Count;
+        string path = filter.Path;
+        filter.Dispose();
+        BenchmarkDirectory.DeleteQuietly(path);
+        return (add, batch);
+    }
+
+    /// <summary>A whole catch-up of 4M names into a fresh 256 MiB filter, checkpoint included; ns per name.</summary>
+    private static double CatchUp()
+    {
+        var log = new PackedNameLog(Enumerable.Range(0, CatchUpNames).Select(i => Encoding.UTF8.GetBytes($"catchup-{i:D10}-7f3c4e8a9c6f5b3d2f1c9a7e0001a2b3-stream")).ToArray());
+        return Median(() =>
+        {
+            string directory = BenchmarkDirectory.Scratch($"targets-catch-up-{Guid.NewGuid():N}");
+            using (var filter = new StreamExistenceFilter(new StreamExistenceFilterOptions { DataDirectory = directory, SizeBytes = OutOfCache }, log))
+            {
+                filter.Open();
+                filter.CatchUpAsync(CancellationToken.None).GetAwaiter().GetResult();
+            }
+
+            Directory.Delete(directory, recursive: true);
+            return 0;
+        }, rounds: 3) / CatchUpNames;
+    }
+
+    private static int Count(FilterFile filter, byte[][] names)
+    {
+        int maybe = 0;
+        foreach (byte[] name in names)
+        {
+            maybe += filter.MightExist(name) ? 1 : 0;
+        }
+
+        return maybe;
+    }
+
+    private static int Count(FilterFile filter, string[] names)
+    {
+        int maybe = 0;
+        foreach (string name in names)
+        {
+            maybe += filter.MightExist(name) ? 1 : 0;
+        }
+
+        return maybe;
+    }
+
+    private static int Repeat(int times, Func<int> body)
+    {
+        int sink = 0;
+        for (int i = 0; i < times; i++)
+        {
+            sink += body();
+        }
+
+        return sink;
+    }
+
+    /// <summary>Runs <paramref name="body"/> once untimed, then <paramref name="rounds"/> times; the median nanoseconds.</summary>
+    private static double Median(Func<int> body, int rounds = Rounds)
+    {
+        GC.KeepAlive(body());
+        double[] ns = new double[rounds];
+        for (int r = 0; r < rounds; r++)
+        {
+            long started = Stopwatch.GetTimestamp();
+            GC.KeepAlive(body());
+            ns[r] = Stopwatch.GetElapsedTime(started).TotalNanoseconds;
+        }
+
+        Array.Sort(ns);
+        return ns[rounds / 2];
+    }
+}
