@@ -33,6 +33,14 @@ public static class TargetsExperiment
         // other core (its SMT sibling here) slowed single adds 3x.
         JsonObject addOne = Case("add_in_cache_one_writer", AddInCache(writers: 1), small, 30);
         JsonObject addTwo = Case("add_in_cache_2_writers_contending", AddInCache(writers: 2), small, 60);
+        var writerModes = new JsonArray
+        {
+            Case("stripe_lock_1_writer", addOne["ns_per_op"]!.GetValue<double>(), small, 30),
+            Case("stripe_lock_2_writers", addTwo["ns_per_op"]!.GetValue<double>(), small, 60),
+            Case("interlocked_ors_1_writer", AddInCache(writers: 1, WriterMode.InterlockedOrs), small, 30),
+            Case("interlocked_ors_2_writers", AddInCache(writers: 2, WriterMode.InterlockedOrs), small, 60),
+            Case("single_writer_unsynchronised_1_writer", AddInCache(writers: 1, WriterMode.SingleWriterUnsynchronised), small, 30),
+        };
         StreamNames hits = StreamNames.Hits(), misses = StreamNames.Misses();
         using (FilterFile cached = InCacheFilterHolding(hits))
         {
@@ -65,6 +73,7 @@ public static class TargetsExperiment
         var result = new JsonObject
         {
             ["cases"] = cases,
+            ["writer_modes"] = writerModes,
             ["load_average"] = new JsonArray(File.ReadAllText("/proc/loadavg").Split(' ').Take(3).Select(v => (JsonNode)double.Parse(v, CultureInfo.InvariantCulture)).ToArray()),
         };
         if (jsonPath is not null)
@@ -76,6 +85,9 @@ public static class TargetsExperiment
         {
             c!["name"]!.GetValue<string>(), F(c["ns_per_op"]!), F(c["baseline_ns"]!), F(c["goal_ns"]!), c["met"]!.GetValue<bool>() ? "yes" : "no",
         }).ToList());
+        Console.WriteLine();
+        Console.WriteLine("Writer modes, in cache (1 MiB), ns per add per thread, hashing included:");
+        MarkdownTable.Print(["mode", "ns/op"], writerModes.Select(c => new[] { c!["name"]!.GetValue<string>(), F(c["ns_per_op"]!) }).ToList());
         Console.WriteLine($"load average: {result["load_average"]!.ToJsonString()}");
         return 0;
     }
@@ -111,8 +123,9 @@ public static class TargetsExperiment
     /// New names into a fresh 1 MiB filter, by one thread or by two at once, each with its own names: nanoseconds per
     /// add per thread, median over rounds.
     /// </summary>
-    private static double AddInCache(int writers)
+    private static double AddInCache(int writers, WriterMode mode = WriterMode.StripeLock)
     {
+        using var modes = new Peers.LineWriterModes(InCache);
         const int PerWriter = 8_192;
         var pools = Enumerable.Range(0, writers).Select(w => new StreamNames($"wrtr{w:D2}", PerWriter)).ToArray();
         var touch = new StreamNames("touchs", 16_384);
@@ -125,6 +138,7 @@ public static class TargetsExperiment
             string path = BenchmarkDirectory.Scratch($"targets-add-{writers}-{round % 2}.filter");
             using (FilterFile filter = FilterFile.Create(path, LoadedFilters.Options(InCache)))
             {
+                modes.Clear();
                 touch.SetGeneration(++generation);
                 foreach (StreamNames pool in pools)
                 {
@@ -136,10 +150,10 @@ public static class TargetsExperiment
                 {
                     // Each writer first writes every page itself, untimed: the lines are then in its own cache, as
                     // "in cache" means, and no copy-on-write fault is timed.
-                    AddAll(filter, touch.Utf8);
+                    AddAll(filter, modes, mode, touch.Utf8);
                     go.SignalAndWait();
                     long began = Stopwatch.GetTimestamp();
-                    AddAll(filter, pools[w].Utf8);
+                    AddAll(filter, modes, mode, pools[w].Utf8);
                     perThread[w] = Stopwatch.GetElapsedTime(began).TotalNanoseconds / PerWriter;
                 }
 
@@ -224,12 +238,40 @@ public static class TargetsExperiment
     }
 
     /// <summary>A method of its own, called every round, so the JIT tiers it up like any hot path (a loop inside a thread's body never would).</summary>
-    private static void AddAll(FilterFile filter, byte[][] names)
+    private static void AddAll(FilterFile filter, Peers.LineWriterModes modes, WriterMode mode, byte[][] names)
     {
-        foreach (byte[] name in names)
+        switch (mode)
         {
-            filter.Add(name);
+            case WriterMode.StripeLock:
+                foreach (byte[] name in names)
+                {
+                    filter.Add(name);
+                }
+
+                break;
+            case WriterMode.InterlockedOrs:
+                foreach (byte[] name in names)
+                {
+                    modes.AddInterlocked(filter.Hash(name), FilterFileOptions.DefaultK);
+                }
+
+                break;
+            default:
+                foreach (byte[] name in names)
+                {
+                    modes.AddSingleWriter(filter.Hash(name), FilterFileOptions.DefaultK);
+                }
+
+                break;
         }
+    }
+
+    /// <summary>How the add sets its bits: EventFilter's striped lock, or one of the two alternatives it was weighed against.</summary>
+    private enum WriterMode
+    {
+        StripeLock,
+        InterlockedOrs,
+        SingleWriterUnsynchronised,
     }
 
     private static int Count(FilterFile filter, byte[][] names)
