@@ -34,6 +34,12 @@ public sealed partial class FilterFile
     /// <summary>What open found in the journal: changes flushed but not folded into the main file when it was last closed.</summary>
     public JournalSummary PendingJournal { get; private set; } = JournalSummary.None;
 
+    /// <summary>Told the bytes a fold or in-place flush has written so far, after each run of blocks; for crash tests.</summary>
+    internal Action<long>? BlocksWritten
+    {
+        set => _blocks!.RunWritten = value;
+    }
+
     /// <summary>Told about every fold (bytes written into the main file, and its duration); for telemetry.</summary>
     internal Action<FlushResult>? Folded { get; set; }
 

@@ -10,7 +10,9 @@ namespace EventFilter.TestHost;
 /// </summary>
 internal static class FoldLoop
 {
-    public static void Run(StreamExistenceFilterOptions options, FileStreamNameLog log, int seed)
+    /// <param name="stall">When true, the first fold stops for good after its first run of blocks, so a kill lands
+    /// inside it for certain: blocks half-written, the checkpoint not renamed, the journal not deleted.</param>
+    public static void Run(StreamExistenceFilterOptions options, FileStreamNameLog log, int seed, bool stall)
     {
         Console.WriteLine("phase open");
         var fileOptions = new FilterFileOptions { SizeBytes = options.SizeBytes };
@@ -59,6 +61,15 @@ internal static class FoldLoop
                 Console.WriteLine($"durable {written}");
                 if (batch % 3 == 2)
                 {
+                    if (stall)
+                    {
+                        filter.BlocksWritten = _ =>
+                        {
+                            Console.WriteLine("phase fold");
+                            Thread.Sleep(Timeout.Infinite); // until the test kills the process
+                        };
+                    }
+
                     Console.WriteLine("phase fold");
                     filter.FoldJournal();
                     Console.WriteLine("phase folded");

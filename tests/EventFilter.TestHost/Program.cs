@@ -4,7 +4,7 @@
 //   "phase open", "phase catch-up", "ready N", "phase add", "phase checkpoint", "durable N".
 // With the mode "fold" it drives a bare filter file instead, and folds its journal into the file after every
 // checkpoint: "phase fold" ... "phase folded".
-// Usage: EventFilter.TestHost <data-directory> <filter-size-bytes> [seed] [read-delay-ms] [fold]
+// Usage: EventFilter.TestHost <data-directory> <filter-size-bytes> [seed] [read-delay-ms] [serve|fold|fold-stall]
 using System.Globalization;
 using System.Text;
 using EventFilter;
@@ -19,9 +19,9 @@ using var log = new FileStreamNameLog(Path.Combine(directory, "log.bin")) { Read
 
 // A small fold threshold, so the background fold (blocks, fsync, checkpoint rename, journal delete) runs every few checkpoints.
 var options = new StreamExistenceFilterOptions { DataDirectory = directory, SizeBytes = size, CatchUpCheckpointRecords = 2_000, JournalFoldBytes = 32 * 1024 };
-if (args.Length > 4 && args[4] == "fold")
+if (args.Length > 4 && args[4] is "fold" or "fold-stall")
 {
-    FoldLoop.Run(options, log, seed);
+    FoldLoop.Run(options, log, seed, stall: args[4] == "fold-stall");
     return;
 }
 

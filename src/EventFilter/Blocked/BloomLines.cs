@@ -112,6 +112,28 @@ internal sealed unsafe class BloomLines
         }
     }
 
+    /// <summary>Starts loading a key's line into the cache; a later probe of it then waits less or not at all.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void Prefetch(ulong hash) => Prefetch(LineOf(hash));
+
+    /// <summary>Adds keys whose lines were prefetched (<see cref="Prefetch(ulong)"/>) a while ago.</summary>
+    public void AddPrefetched(ReadOnlySpan<ulong> hashes)
+    {
+        foreach (ulong hash in hashes)
+        {
+            Add(hash);
+        }
+    }
+
+    /// <summary>Answers keys whose lines were prefetched a while ago.</summary>
+    public void MightExistPrefetched(ReadOnlySpan<ulong> hashes, Span<bool> results)
+    {
+        for (int i = 0; i < hashes.Length; i++)
+        {
+            results[i] = AllBitsSet(LineOf(hashes[i]), (uint)hashes[i]);
+        }
+    }
+
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private ulong* LineOf(ulong hash) => (ulong*)(_lines + ((ulong)Probes.Line(hash, _lineCount) << 6));
 

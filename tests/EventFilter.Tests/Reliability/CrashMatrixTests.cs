@@ -66,11 +66,16 @@ public sealed class CrashMatrixTests(ITestOutputHelper output) : IDisposable
     private async Task<string> KillOnceAsync(string setup, long size, int kill, Random random)
     {
         int readDelay = setup switch { "steady" or "fold" => 0, "resize" => 40, _ => 30 };
-        using var child = new ChildProcess(_dir.Path, size.ToString(CultureInfo.InvariantCulture), kill.ToString(CultureInfo.InvariantCulture), readDelay.ToString(CultureInfo.InvariantCulture), setup == "fold" ? "fold" : "serve");
+        using var child = new ChildProcess(_dir.Path, size.ToString(CultureInfo.InvariantCulture), kill.ToString(CultureInfo.InvariantCulture), readDelay.ToString(CultureInfo.InvariantCulture), FoldMode(setup, kill));
         if (setup == "fold")
         {
-            // Wait until a fold has started, then kill at once or a little later: inside the fold or just after it.
-            await child.WaitForAppendsAsync(random.Next(50, 1_000), TimeSpan.FromSeconds(60));
+            // Every other fold kill stalls the child half-way through a fold, so some kill lands inside one for certain;
+            // the others kill as soon as a fold has started: inside it or just after.
+            if (FoldMode(setup, kill) == "fold")
+            {
+                await child.WaitForAppendsAsync(random.Next(50, 1_000), TimeSpan.FromSeconds(60));
+            }
+
             await child.WaitForPhaseAsync("fold", TimeSpan.FromSeconds(60));
         }
         else if (setup == "steady" || setup == "resize")
@@ -95,6 +100,8 @@ public sealed class CrashMatrixTests(ITestOutputHelper output) : IDisposable
         Assert.DoesNotContain("Unhandled", child.Errors, StringComparison.Ordinal);
         return phase;
     }
+
+    private static string FoldMode(string setup, int kill) => setup != "fold" ? "serve" : kill / Setups.Length % 2 == 0 ? "fold-stall" : "fold";
 
     /// <summary>Checks the files a kill left behind against the durable log; returns the lines repaired on open.</summary>
     private async Task<long> VerifyAsync(long size)
