@@ -10,7 +10,7 @@ namespace EventFilter.StreamCreation;
 /// <param name="Name">The <c>--config</c> name and the chart's legend.</param>
 /// <param name="PerFileFilters">A Bloom filter beside each index file (1% target rate, the engine's default).</param>
 /// <param name="FilterSizeBytes">The stream-existence filter's size; 0 for none.</param>
-/// <param name="Colour">The line's colour in the SVG.</param>
+/// <param name="Colour">The line's colour in the chart (#rrggbb).</param>
 internal sealed record CreationConfig(string Name, bool PerFileFilters, long FilterSizeBytes, string Colour)
 {
     /// <summary>Every config, in the order <c>all</c> runs them and the legend lists them.</summary>
