@@ -35,8 +35,10 @@ public sealed class FailureTests : IDisposable
         using IHost host = TestHosts.Build(_dir, _log, _logs);
         await host.StartAsync();
 
+        // Regression: the reason was published after WhenReady faulted, so health could say "failed: unknown error".
+        // Now the failure is logged and kept before the Failed state or the fault is visible: no wait is needed.
         await Assert.ThrowsAsync<IOException>(() => host.Filter().WhenReady);
-        await TestHosts.Eventually(() => _logs.Messages(12).Any(), "the failure is logged");
+        Assert.Single(_logs.Messages(12));
         HealthReportEntry health = await host.HealthAsync();
         Assert.Equal(HealthStatus.Unhealthy, health.Status);
         Assert.Equal("failed: simulated log read failure at 5", health.Description);
@@ -67,8 +69,9 @@ public sealed class FailureTests : IDisposable
         source.Broken = false;
         _log.AppendRange(0, 10, host.Filter());
         time.Advance(TimeSpan.FromSeconds(30));
-        await TestHosts.Eventually(() => host.Filter().CheckpointPosition == 10, "the next tick checkpoints");
-        Assert.Equal(HealthStatus.Healthy, (await host.HealthAsync()).Status);
+        // The position moves inside the checkpoint, before the failure is cleared: wait for health itself.
+        await TestHosts.Eventually(async () => (await host.HealthAsync()).Status == HealthStatus.Healthy, "the next tick checkpoints and clears the failure");
+        Assert.Equal(10, host.Filter().CheckpointPosition);
 
         source.Broken = true;
         await Assert.ThrowsAsync<InvalidOperationException>(() => host.StopAsync());

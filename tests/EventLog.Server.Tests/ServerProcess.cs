@@ -52,7 +52,7 @@ public sealed class ServerProcess : IDisposable
         var server = new ServerProcess(dataDirectory, extraArguments);
         try
         {
-            Uri address = await server._listening.Task.WaitAsync(TimeSpan.FromSeconds(30));
+            Uri address = await server._listening.Task.WaitAsync(HangGuard.Limit);
             server.Api = new EventsApi(address);
             return server;
         }

@@ -13,12 +13,16 @@ internal sealed class TelemetryObserver(ILogger logger, FilterMetrics metrics) :
 {
     private volatile VerificationResult? _verification;
     private volatile CatchUpProgress? _progress;
+    private volatile Exception? _backgroundFailure;
 
     /// <summary>What verification found when the serving file was last opened.</summary>
     public VerificationResult? LastVerification => _verification;
 
     /// <summary>The latest catch-up report (of the serving file, or of a resize target).</summary>
     public CatchUpProgress? LastProgress => _progress;
+
+    /// <summary>Why catch-up or a resize failed. The core reports it before it publishes the Failed state.</summary>
+    public Exception? BackgroundFailure => _backgroundFailure;
 
     public override void Opened(string path, bool created, VerificationResult verification)
     {
@@ -92,6 +96,7 @@ internal sealed class TelemetryObserver(ILogger logger, FilterMetrics metrics) :
 
     public override void BackgroundWorkFailed(string path, Exception error)
     {
+        _backgroundFailure = error;
         metrics.RecordError(TagValues.CatchUp);
         Log.BackgroundWorkFailed(logger, path, error.Message, error);
     }
