@@ -19,6 +19,9 @@ namespace EventLog.Server;
 /// </summary>
 internal static class ServerApp
 {
+    /// <summary>Held while a server uses the data directory, its log files and the filter included.</summary>
+    public const string ServerLockFileName = "server.lock";
+
     public static WebApplication Build(string[] args)
     {
         WebApplicationBuilder builder = WebApplication.CreateBuilder(new WebApplicationOptions
@@ -31,6 +34,22 @@ internal static class ServerApp
         builder.Configuration.AddCommandLine(args, ServerSettings.SwitchMappings);
         ServerSettings settings = ServerSettings.From(builder.Configuration);
 
+        // Before anything in the data directory is opened for writing, the log files included: a refused second
+        // server must not write into the live one's log file (issue 15). Its error is then one line from Program.
+        DirectoryLock directoryLock = DirectoryLock.Acquire(settings.DataDirectory, ServerLockFileName, "server");
+        try
+        {
+            return Build(builder, settings, directoryLock);
+        }
+        catch
+        {
+            directoryLock.Dispose();
+            throw;
+        }
+    }
+
+    private static WebApplication Build(WebApplicationBuilder builder, ServerSettings settings, DirectoryLock directoryLock)
+    {
         builder.Logging.ClearProviders();
         builder.Logging.AddSerilog(SerilogSetup.CreateLogger(builder.Configuration, settings.DataDirectory), dispose: true);
 
@@ -41,7 +60,10 @@ internal static class ServerApp
         });
         builder.Services.AddEventLogServer(builder.Configuration, settings);
 
+        // A factory registration, resolved first, so the container disposes the lock with the app, after everything else.
+        builder.Services.AddSingleton(_ => directoryLock);
         WebApplication app = builder.Build();
+        _ = app.Services.GetRequiredService<DirectoryLock>();
         ValidateSettings(app);
         app.UseExceptionHandler();
         app.UseStatusCodePages();

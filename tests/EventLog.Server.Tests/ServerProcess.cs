@@ -63,6 +63,16 @@ public sealed class ServerProcess : IDisposable
         }
     }
 
+    /// <summary>Runs a server that is expected not to start, to its exit: its exit code and everything it printed.</summary>
+    public static async Task<(int ExitCode, string Output)> RunToExitAsync(string dataDirectory, params string[] extraArguments)
+    {
+        using var server = new ServerProcess(dataDirectory, extraArguments);
+        using var wait = new CancellationTokenSource(HangGuard.Limit);
+        await server._process.WaitForExitAsync(wait.Token);
+        server._process.WaitForExit(); // and the end of its output
+        return (server._process.ExitCode, server.Output);
+    }
+
     /// <summary>SIGKILL: no shutdown, no final checkpoint, no flush: a crash as far as the data directory can tell.</summary>
     public void Kill()
     {

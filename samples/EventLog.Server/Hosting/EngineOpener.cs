@@ -26,19 +26,9 @@ internal sealed class EngineOpener(EngineHandle handle, ServerSettings settings,
         };
 
         long started = Stopwatch.GetTimestamp();
-        DataDirectoryLock directoryLock = DataDirectoryLock.Acquire(settings.DataDirectory);
-        EventLogEngine engine;
-        try
-        {
-            engine = await EventLogEngine.OpenAsync(options, cancellationToken).ConfigureAwait(false);
-        }
-        catch
-        {
-            directoryLock.Dispose();
-            throw;
-        }
-
-        handle.Opened(engine, directoryLock);
+        // The server already holds server.lock (ServerApp.Build); the engine takes its own lock on log/ and index/.
+        EventLogEngine engine = await EventLogEngine.OpenAsync(options, cancellationToken).ConfigureAwait(false);
+        handle.Opened(engine);
 
         LogRecovery log = engine.LogRecovery;
         IndexRecovery index = engine.IndexRecovery;
