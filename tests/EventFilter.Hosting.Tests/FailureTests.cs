@@ -101,7 +101,28 @@ public sealed class FailureTests : IDisposable
         Assert.Equal(HealthStatus.Degraded, health.Status);
         Assert.StartsWith("1 corrupted lines", health.Description, StringComparison.Ordinal);
         Assert.Equal(1L, health.Data["corruptedLines"]);
-        Assert.Contains(_logs.Messages(3), m => m.Contains("has 1 corrupted lines", StringComparison.Ordinal));
+        Assert.Contains(_logs.Messages(3), m => m.Contains("has 1 corrupted lines", StringComparison.Ordinal) && m.EndsWith("first bad lines: 3", StringComparison.Ordinal));
+        await host.StopAsync();
+    }
+
+    [Fact]
+    public async Task A_line_repaired_at_an_earlier_start_leaves_later_starts_healthy_and_quiet()
+    {
+        await Corrupted_lines_below_the_threshold_are_repaired_and_degraded_with_the_count();
+        int warningsBefore = _logs.Messages(3).Count();
+
+        // Regression (issue 15): the repaired all-ones line kept every later start Degraded, with a warning naming
+        // "first bad lines: " and no line, and a health warning at every /health call.
+        using IHost host = TestHosts.Build(_dir, _log, _logs);
+        await host.StartAsync();
+        await host.Filter().WhenReady;
+        HealthReportEntry health = await host.HealthAsync();
+        Assert.Equal(HealthStatus.Healthy, health.Status);
+        Assert.Equal("ready", health.Description);
+        Assert.Equal(1L, health.Data["allOnesLines"]);
+        Assert.Equal(1L, health.Data["corruptedLines"]);
+        Assert.Equal(warningsBefore, _logs.Messages(3).Count());
+        Assert.True(host.Filter().MightExist(InMemoryStreamLog.Name(3)));
         await host.StopAsync();
     }
 

@@ -29,7 +29,10 @@ internal sealed class TelemetryObserver(ILogger logger, FilterMetrics metrics) :
         _verification = verification;
         metrics.RecordVerification(verification);
         Log.Opened(logger, path, created ? "created" : "opened", verification.LinesChecked, verification.CorruptedLines);
-        if (!verification.IsClean)
+        // Only damage found now is worth a warning, with its line numbers. All-ones lines that an earlier start repaired
+        // are safe and already written back: warning about them at every start, with no line to name, was noise
+        // (issue 15). They are still in the count above and in the statistics.
+        if (verification.MismatchedLines > 0)
         {
             string firstBad = string.Join(", ", verification.FirstBadLines);
             Log.CorruptedLines(logger, path, verification.CorruptedLines, verification.CorruptedFraction, verification.Threshold, verification.RepairedLines, firstBad);
