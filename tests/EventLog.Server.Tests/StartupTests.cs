@@ -18,6 +18,20 @@ public sealed class StartupTests
         Assert.False(Directory.Exists(Path.Combine(directory.Path, "filter")));
     }
 
+    [Theory]
+    [InlineData("--EventLog:SegmentSizeBytes", "1000", "EventLog:SegmentSizeBytes must be between 65,536 and 1,073,741,824 bytes; got 1000.")]
+    [InlineData("--EventLog:MemTableEntries", "12x", "EventLog:MemTableEntries is '12x': not a whole number (0 to 2,147,483,647).")]
+    [InlineData("--EventLog:IndexMergeThreshold", "1", "EventLog:IndexMergeThreshold must be 0 (never merge) or between 2 and 64; got 1.")]
+    public void A_bad_engine_setting_fails_at_build_with_the_key_and_creates_nothing(string key, string value, string message)
+    {
+        using var directory = new TempDirectory();
+        string data = Path.Combine(directory.Path, "data");
+        var error = Assert.Throws<OptionsValidationException>(() => ServerApp.Build(ServerArguments.For(data, key, value)));
+
+        Assert.Equal(message, error.Message);
+        Assert.False(Directory.Exists(data));
+    }
+
     [Fact]
     public async Task A_second_server_on_the_same_data_directory_refuses_to_start_and_cuts_nothing()
     {
