@@ -105,6 +105,7 @@ public sealed class AppendAndReadTests : IAsyncLifetime
         JsonElement filter = await Api.WaitForFilterReadyAsync(HangGuard.Limit);
         Assert.Equal("Ready", filter.GetProperty("state").GetString());
         Assert.Equal(1_000_000, filter.GetProperty("statistics").GetProperty("sizeBytes").GetInt64());
+        Assert.Equal(JsonValueKind.Null, filter.GetProperty("resize").ValueKind); // no resize under way (ResizeStatusTests has one)
 
         Assert.Equal(HttpStatusCode.Created, (await Api.AppendAsync("known", "no-stream", EventsApi.OneEvent("E", "1"))).Status);
         Assert.True(await Api.MightExistAsync("known"));
