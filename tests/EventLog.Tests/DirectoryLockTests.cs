@@ -29,11 +29,7 @@ public sealed class DirectoryLockTests : IDisposable
     [Fact]
     public async Task Once_the_first_engine_is_disposed_the_directory_opens_again()
     {
-        EventLogOptions options = Engines.Options(_directory.Path);
-        await using (EventLogEngine first = await Engines.StartAsync(options))
-        {
-            await first.AppendAsync("s", ExpectedVersion.NoStream, Engines.Event());
-        }
+        EventLogOptions options = await WriteOneEventAndCloseAsync();
 
         await using EventLogEngine second = await Engines.StartAsync(options);
         Assert.Equal(0, second.GetLastEventNumber("s"));
@@ -42,11 +38,7 @@ public sealed class DirectoryLockTests : IDisposable
     [Fact]
     public async Task A_failed_open_releases_the_lock()
     {
-        EventLogOptions options = Engines.Options(_directory.Path);
-        await using (EventLogEngine first = await Engines.StartAsync(options))
-        {
-            await first.AppendAsync("s", ExpectedVersion.NoStream, Engines.Event());
-        }
+        EventLogOptions options = await WriteOneEventAndCloseAsync();
 
         // A log that does not start at position 0 is corruption that open refuses; the lock must not outlive it.
         string segment = Assert.Single(Directory.GetFiles(Path.Combine(_directory.Path, "log")));
@@ -57,6 +49,14 @@ public sealed class DirectoryLockTests : IDisposable
         File.Move(shifted, segment);
         await using EventLogEngine reopened = await Engines.StartAsync(options);
         Assert.Equal(0, reopened.GetLastEventNumber("s"));
+    }
+
+    private async Task<EventLogOptions> WriteOneEventAndCloseAsync()
+    {
+        EventLogOptions options = Engines.Options(_directory.Path);
+        await using EventLogEngine first = await Engines.StartAsync(options);
+        await first.AppendAsync("s", ExpectedVersion.NoStream, Engines.Event());
+        return options;
     }
 
     // Every file and its length, the lock file's content aside: what "changes nothing" means on disk.
