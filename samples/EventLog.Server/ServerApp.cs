@@ -33,6 +33,7 @@ internal static class ServerApp
         });
         builder.Configuration.AddCommandLine(args, ServerSettings.SwitchMappings);
         ServerSettings settings = ServerSettings.From(builder.Configuration);
+        ValidateFilterSettings(builder.Configuration, settings);
 
         // Before anything in the data directory is opened for writing, the log files included: a refused second
         // server must not write into the live one's log file (issue 15). Its error is then one line from Program.
@@ -64,7 +65,6 @@ internal static class ServerApp
         builder.Services.AddSingleton(_ => directoryLock);
         WebApplication app = builder.Build();
         _ = app.Services.GetRequiredService<DirectoryLock>();
-        ValidateSettings(app);
         app.UseExceptionHandler();
         app.UseStatusCodePages();
         app.MapStreamEndpoints();
@@ -75,19 +75,15 @@ internal static class ServerApp
     }
 
     /// <summary>
-    /// Validates the filter's settings now rather than when the host starts, so that a bad value is one line from
-    /// the program (an <see cref="OptionsValidationException"/>) instead of the host's "failed to start" stack trace.
+    /// Validates the filter's settings before anything is created (the lock file included), on a throwaway container
+    /// of the server's own registrations, so that a bad value is one line from the program (an
+    /// <see cref="OptionsValidationException"/>) instead of the host's "failed to start" stack trace, and leaves no trace.
     /// </summary>
-    private static void ValidateSettings(WebApplication app)
+    private static void ValidateFilterSettings(IConfiguration configuration, ServerSettings settings)
     {
-        try
-        {
-            _ = app.Services.GetRequiredService<IOptions<StreamExistenceFilterHostingOptions>>().Value;
-        }
-        catch
-        {
-            ((IDisposable)app).Dispose();
-            throw;
-        }
+        var services = new ServiceCollection();
+        services.AddSingleton(configuration); // the --stream-existence-filter-size switch is read from it
+        using ServiceProvider probe = services.AddEventLogServer(configuration, settings).BuildServiceProvider();
+        _ = probe.GetRequiredService<IOptions<StreamExistenceFilterHostingOptions>>().Value;
     }
 }
