@@ -19,6 +19,9 @@ namespace EventLog.Server;
 /// </summary>
 internal static class ServerApp
 {
+    /// <summary>Held while a server uses the data directory, its log files and the filter included.</summary>
+    public const string ServerLockFileName = "server.lock";
+
     public static WebApplication Build(string[] args)
     {
         WebApplicationBuilder builder = WebApplication.CreateBuilder(new WebApplicationOptions
@@ -30,7 +33,24 @@ internal static class ServerApp
         });
         builder.Configuration.AddCommandLine(args, ServerSettings.SwitchMappings);
         ServerSettings settings = ServerSettings.From(builder.Configuration);
+        ValidateFilterSettings(builder.Configuration, settings);
 
+        // Before anything in the data directory is opened for writing, the log files included: a refused second
+        // server must not write into the live one's log file (issue 15). Its error is then one line from Program.
+        DirectoryLock directoryLock = DirectoryLock.Acquire(settings.DataDirectory, ServerLockFileName, "server");
+        try
+        {
+            return Build(builder, settings, directoryLock);
+        }
+        catch
+        {
+            directoryLock.Dispose();
+            throw;
+        }
+    }
+
+    private static WebApplication Build(WebApplicationBuilder builder, ServerSettings settings, DirectoryLock directoryLock)
+    {
         builder.Logging.ClearProviders();
         builder.Logging.AddSerilog(SerilogSetup.CreateLogger(builder.Configuration, settings.DataDirectory), dispose: true);
 
@@ -41,8 +61,10 @@ internal static class ServerApp
         });
         builder.Services.AddEventLogServer(builder.Configuration, settings);
 
+        // A factory registration, resolved first, so the container disposes the lock with the app, after everything else.
+        builder.Services.AddSingleton(_ => directoryLock);
         WebApplication app = builder.Build();
-        ValidateSettings(app);
+        _ = app.Services.GetRequiredService<DirectoryLock>();
         app.UseExceptionHandler();
         app.UseStatusCodePages();
         app.MapStreamEndpoints();
@@ -53,19 +75,15 @@ internal static class ServerApp
     }
 
     /// <summary>
-    /// Validates the filter's settings now rather than when the host starts, so that a bad value is one line from
-    /// the program (an <see cref="OptionsValidationException"/>) instead of the host's "failed to start" stack trace.
+    /// Validates the filter's settings before anything is created (the lock file included), on a throwaway container
+    /// of the server's own registrations, so that a bad value is one line from the program (an
+    /// <see cref="OptionsValidationException"/>) instead of the host's "failed to start" stack trace, and leaves no trace.
     /// </summary>
-    private static void ValidateSettings(WebApplication app)
+    private static void ValidateFilterSettings(IConfiguration configuration, ServerSettings settings)
     {
-        try
-        {
-            _ = app.Services.GetRequiredService<IOptions<StreamExistenceFilterHostingOptions>>().Value;
-        }
-        catch
-        {
-            ((IDisposable)app).Dispose();
-            throw;
-        }
+        var services = new ServiceCollection();
+        services.AddSingleton(configuration); // the --stream-existence-filter-size switch is read from it
+        using ServiceProvider probe = services.AddEventLogServer(configuration, settings).BuildServiceProvider();
+        _ = probe.GetRequiredService<IOptions<StreamExistenceFilterHostingOptions>>().Value;
     }
 }

@@ -7,7 +7,8 @@ namespace EventLog.Server;
 /// the hosting package's, in the section <c>StreamExistenceFilter</c>; Kestrel's and Serilog's are their own.
 /// </summary>
 /// <param name="DataDirectory">The absolute data directory: the log and index under it, the filter in <c>filter/</c>.</param>
-internal sealed record ServerSettings(string DataDirectory)
+/// <param name="Engine">The engine's options: the data directory and the <c>EventLog</c> section's tuning keys (<see cref="EngineSettings"/>).</param>
+internal sealed record ServerSettings(string DataDirectory, EventLogOptions Engine)
 {
     /// <summary>Where the server listens unless <c>--urls</c> (or the <c>Urls</c> key) says otherwise: loopback only.</summary>
     public const string DefaultUrl = "http://127.0.0.1:2113";
@@ -37,6 +38,7 @@ internal sealed record ServerSettings(string DataDirectory)
     public static ServerSettings From(IConfiguration configuration)
     {
         string configured = configuration[DataDirectoryKey] is { Length: > 0 } value ? value : DefaultDataDirectory;
-        return new ServerSettings(Path.GetFullPath(configured));
+        string directory = Path.GetFullPath(configured);
+        return new ServerSettings(directory, EngineSettings.From(configuration, directory));
     }
 }

@@ -104,6 +104,7 @@ public sealed partial class EventLogEngine
         _index.Dispose();
         _segments.Dispose();
         _stopping.Dispose();
+        _directoryLock.Dispose(); // last: another engine may open the directory only once every file is closed
     }
 
     private async Task StopAppendsAsync()

@@ -23,6 +23,7 @@ public sealed partial class EventLogEngine : IStreamNameLog, IAsyncDisposable
     private const int Opened = 0, Started = 1, Stopped = 2, Disposed = 3;
 
     private readonly string _root;
+    private readonly DirectoryLock _directoryLock;
     private readonly SegmentSet _segments;
     private readonly LogReader _reader;
     private readonly StreamIndex _index;
@@ -33,10 +34,11 @@ public sealed partial class EventLogEngine : IStreamNameLog, IAsyncDisposable
     private GroupCommitWriter? _writer;
     private int _state = Opened;
 
-    private EventLogEngine(EventLogOptions options, string root, SegmentSet segments, StreamIndex index, LogRecovery logRecovery, IndexRecovery indexRecovery)
+    private EventLogEngine(EventLogOptions options, string root, DirectoryLock directoryLock, SegmentSet segments, StreamIndex index, LogRecovery logRecovery, IndexRecovery indexRecovery)
     {
         Options = options;
         _root = root;
+        _directoryLock = directoryLock;
         _segments = segments;
         _reader = new LogReader(segments);
         _index = index;
@@ -84,12 +86,27 @@ public sealed partial class EventLogEngine : IStreamNameLog, IAsyncDisposable
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">An option is out of range; nothing was touched.</exception>
     /// <exception cref="Errors.CorruptLogException">A segment other than the last is damaged, or segments are missing.</exception>
+    /// <exception cref="Errors.DirectoryInUseException">Another engine has the directory open; nothing was touched.</exception>
     public static async Task<EventLogEngine> OpenAsync(EventLogOptions options, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
         string root = Path.GetFullPath(options.DataDirectory);
-        SegmentSet segments = LogOpener.Open(Path.Combine(root, "log"), out LogRecovery logRecovery);
+
+        // Before anything is opened: recovery cuts a torn tail, which would cut off a live engine's append in flight.
+        DirectoryLock directoryLock = DirectoryLock.Acquire(root, DirectoryLock.EngineFileName, "event log engine");
+        SegmentSet segments;
+        LogRecovery logRecovery;
+        try
+        {
+            segments = LogOpener.Open(Path.Combine(root, "log"), out logRecovery);
+        }
+        catch
+        {
+            directoryLock.Dispose();
+            throw;
+        }
+
         EventLogEngine engine;
         try
         {
@@ -97,11 +114,12 @@ public sealed partial class EventLogEngine : IStreamNameLog, IAsyncDisposable
             string indexDirectory = Path.Combine(root, "index");
             IndexFile[] files = IndexLoader.Load(indexDirectory, filters, logRecovery.End, out IndexRecovery indexRecovery, out long nextFileId);
             var index = new StreamIndex(indexDirectory, filters, new LogReader(segments), files, indexRecovery.IndexedTo, nextFileId);
-            engine = new EventLogEngine(options, root, segments, index, logRecovery, indexRecovery);
+            engine = new EventLogEngine(options, root, directoryLock, segments, index, logRecovery, indexRecovery);
         }
         catch
         {
             segments.Dispose();
+            directoryLock.Dispose();
             throw;
         }
 

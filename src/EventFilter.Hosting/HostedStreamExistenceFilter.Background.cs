@@ -35,10 +35,9 @@ internal sealed partial class HostedStreamExistenceFilter
         {
             // Stopping: the next start resumes from the last checkpoint.
         }
-        catch (Exception error)
+        catch (Exception)
         {
-            // The observer has logged it and counted it (BackgroundWorkFailed); the health check reports it from here.
-            _failure = error;
+            // The observer has logged, counted and kept it (BackgroundWorkFailed); the health check reads it from there.
         }
     }
 

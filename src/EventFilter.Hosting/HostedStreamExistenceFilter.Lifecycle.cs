@@ -13,13 +13,16 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IDis
     private CancellationTokenSource? _stopping;
     private PeriodicTimer? _timer;
     private Task _background = Task.CompletedTask;
-    private volatile Exception? _failure;
+    private volatile Exception? _openFailure;
     private volatile bool _stopped;
     private bool _abandoned;
     private bool _disposed;
 
-    /// <summary>Why opening, catching up or resizing failed; null while all is well.</summary>
-    internal Exception? Failure => _failure;
+    /// <summary>
+    /// Why opening, catching up or resizing failed; null while all is well. A background failure is read from the
+    /// observer, which the core tells before it sets the Failed state: never a Failed state without its reason.
+    /// </summary>
+    internal Exception? Failure => _openFailure ?? _observer.BackgroundFailure;
 
     /// <summary>True once stopped: the file is closed and every lookup answers "maybe".</summary>
     internal bool IsStopped => _stopped;
@@ -36,7 +39,7 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IDis
         }
         catch (Exception error) when (error is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
         {
-            _failure = error;
+            _openFailure = error;
             _metrics.RecordError(TagValues.Open);
             Telemetry.Log.OpenFailed(_logger, path, error.Message, error);
             throw;

@@ -58,9 +58,10 @@ public static class StreamExistenceFilterServiceCollectionExtensions
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IPostConfigureOptions<StreamExistenceFilterHostingOptions>, SizeSwitch>());
         services.TryAddSingleton(TimeProvider.System);
 
-        // One instance, three faces: the filter the host calls, the hosted service, and what the health check reads.
+        // One instance, four faces: the filter the host calls, the hosted service, its resize status, and what the health check reads.
         services.AddSingleton<HostedStreamExistenceFilter>();
         services.AddSingleton<IStreamExistenceFilter>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());
+        services.AddSingleton<IFilterResizeStatus>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());
         services.AddSingleton<IHostedService>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());
         return services;
     }

@@ -90,12 +90,14 @@ public sealed partial class StreamExistenceFilter
         }
         catch (Exception error)
         {
+            // The observer hears of the failure before anyone can see the Failed state or the faulted WhenReady,
+            // so a host's health check that reads the failure from it never finds the state without the reason.
+            _observer.BackgroundWorkFailed(_options.FilterPath, error);
             if (_state != FilterState.Ready)
             {
                 _state = FilterState.Failed;
             }
 
-            _observer.BackgroundWorkFailed(_options.FilterPath, error);
             _ready.TrySetException(error);
             throw;
         }

@@ -35,8 +35,10 @@ public sealed class FailureTests : IDisposable
         using IHost host = TestHosts.Build(_dir, _log, _logs);
         await host.StartAsync();
 
+        // Regression: the reason was published after WhenReady faulted, so health could say "failed: unknown error".
+        // Now the failure is logged and kept before the Failed state or the fault is visible: no wait is needed.
         await Assert.ThrowsAsync<IOException>(() => host.Filter().WhenReady);
-        await TestHosts.Eventually(() => _logs.Messages(12).Any(), "the failure is logged");
+        Assert.Single(_logs.Messages(12));
         HealthReportEntry health = await host.HealthAsync();
         Assert.Equal(HealthStatus.Unhealthy, health.Status);
         Assert.Equal("failed: simulated log read failure at 5", health.Description);
@@ -67,8 +69,9 @@ public sealed class FailureTests : IDisposable
         source.Broken = false;
         _log.AppendRange(0, 10, host.Filter());
         time.Advance(TimeSpan.FromSeconds(30));
-        await TestHosts.Eventually(() => host.Filter().CheckpointPosition == 10, "the next tick checkpoints");
-        Assert.Equal(HealthStatus.Healthy, (await host.HealthAsync()).Status);
+        // The position moves inside the checkpoint, before the failure is cleared: wait for health itself.
+        await TestHosts.Eventually(async () => (await host.HealthAsync()).Status == HealthStatus.Healthy, "the next tick checkpoints and clears the failure");
+        Assert.Equal(10, host.Filter().CheckpointPosition);
 
         source.Broken = true;
         await Assert.ThrowsAsync<InvalidOperationException>(() => host.StopAsync());
@@ -98,7 +101,28 @@ public sealed class FailureTests : IDisposable
         Assert.Equal(HealthStatus.Degraded, health.Status);
         Assert.StartsWith("1 corrupted lines", health.Description, StringComparison.Ordinal);
         Assert.Equal(1L, health.Data["corruptedLines"]);
-        Assert.Contains(_logs.Messages(3), m => m.Contains("has 1 corrupted lines", StringComparison.Ordinal));
+        Assert.Contains(_logs.Messages(3), m => m.Contains("has 1 corrupted lines", StringComparison.Ordinal) && m.EndsWith("first bad lines: 3", StringComparison.Ordinal));
+        await host.StopAsync();
+    }
+
+    [Fact]
+    public async Task A_line_repaired_at_an_earlier_start_leaves_later_starts_healthy_and_quiet()
+    {
+        await Corrupted_lines_below_the_threshold_are_repaired_and_degraded_with_the_count();
+        int warningsBefore = _logs.Messages(3).Count();
+
+        // Regression (issue 15): the repaired all-ones line kept every later start Degraded, with a warning naming
+        // "first bad lines: " and no line, and a health warning at every /health call.
+        using IHost host = TestHosts.Build(_dir, _log, _logs);
+        await host.StartAsync();
+        await host.Filter().WhenReady;
+        HealthReportEntry health = await host.HealthAsync();
+        Assert.Equal(HealthStatus.Healthy, health.Status);
+        Assert.Equal("ready", health.Description);
+        Assert.Equal(1L, health.Data["allOnesLines"]);
+        Assert.Equal(1L, health.Data["corruptedLines"]);
+        Assert.Equal(warningsBefore, _logs.Messages(3).Count());
+        Assert.True(host.Filter().MightExist(InMemoryStreamLog.Name(3)));
         await host.StopAsync();
     }
 

@@ -34,9 +34,13 @@ public sealed class FakeTimeProvider : TimeProvider
         return timer;
     }
 
-    /// <summary>Moves the clock on, firing each timer once for every period that ends on the way, in time order.</summary>
-    public void Advance(TimeSpan by)
+    /// <summary>
+    /// Moves the clock on, firing each timer once for every period that ends on the way, in time order. Returns how
+    /// many times timers fired, so a test can show that nothing was due without waiting to see nothing happen.
+    /// </summary>
+    public int Advance(TimeSpan by)
     {
+        int fired = 0;
         DateTimeOffset target;
         lock (_gate)
         {
@@ -52,7 +56,7 @@ public sealed class FakeTimeProvider : TimeProvider
                 if (next is null)
                 {
                     _now = target;
-                    return;
+                    return fired;
                 }
 
                 _now = next.Due!.Value;
@@ -60,6 +64,7 @@ public sealed class FakeTimeProvider : TimeProvider
             }
 
             next.Fire();
+            fired++;
         }
     }
 

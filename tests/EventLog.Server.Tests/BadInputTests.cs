@@ -48,6 +48,21 @@ public sealed class BadInputTests : IAsyncLifetime
         { "empty expectedVersion", "streams/s?expectedVersion=", OneEvent },
         { "overflowing expectedVersion", "streams/s?expectedVersion=99999999999999999999", OneEvent },
         { "expectedVersion twice", "streams/s?expectedVersion=any&expectedVersion=any", OneEvent },
+        { "expectedVersion twice in two spellings", "streams/s?expectedVersion=any&ExpectedVersion=any", OneEvent },
+
+        // Regression (issue 15): long.TryParse ignores trailing NULs, so these were read as 1 and appended.
+        { "NUL after expectedVersion", "streams/s?expectedVersion=1%00", OneEvent },
+        { "NULs after expectedVersion -1's digits", "streams/s?expectedVersion=0%00%00", OneEvent },
+        { "NUL before expectedVersion", "streams/s?expectedVersion=%000", OneEvent },
+        { "NUL after no-stream", "streams/s?expectedVersion=no-stream%00", OneEvent },
+
+        // Regression (issue 15): control characters were accepted in names ("rp\rcr").
+        { "percent-encoded CR in the name", "streams/rp%0Dcr", OneEvent },
+        { "percent-encoded LF in the name", "streams/a%0A", OneEvent },
+        { "percent-encoded TAB in the name", "streams/a%09b", OneEvent },
+        { "percent-encoded 0x01 in the name", "streams/%01", OneEvent },
+        { "percent-encoded 0x1F in the name", "streams/a%1F", OneEvent },
+        { "percent-encoded DEL in the name", "streams/a%7Fb", OneEvent },
     };
 
     public async Task InitializeAsync() => _server = await InProcessServer.StartAsync(_directory.Path);
@@ -103,6 +118,13 @@ public sealed class BadInputTests : IAsyncLifetime
     [InlineData("cut percent-encoding", "/streams/ab%4")]
     [InlineData("dot segments", "/streams/x/../s")]
     [InlineData("encoded dot segments", "/streams/x/%2e%2E/s")]
+    [InlineData("percent-encoded NUL in the name (Kestrel's own plain 400)", "/streams/a%00b")]
+    [InlineData("raw CR in the name (issue 15)", "/streams/rp\\x0Dcr")]
+    [InlineData("raw TAB in the name", "/streams/a\\x09b")]
+    [InlineData("raw 0x01 in the name", "/streams/a\\x01b")]
+    [InlineData("raw 0x1F in the name", "/streams/\\x1F")]
+    [InlineData("raw DEL in the name", "/streams/a\\x7Fb")]
+    [InlineData("raw TAB after expectedVersion", "/streams/s?expectedVersion=1\\x09")]
     public async Task A_request_target_HttpClient_would_not_send_is_400_and_writes_nothing(string @case, string target)
     {
         long end = _server.LogEnd;
@@ -118,6 +140,14 @@ public sealed class BadInputTests : IAsyncLifetime
     [InlineData("streams/s?count=4097")]
     [InlineData("streams/s?from=-1")]
     [InlineData("streams/s?from=abc")]
+    [InlineData("streams/s?from=1%00")]
+    [InlineData("streams/s?count=2%00")]
+    [InlineData("streams/s?from=1%00&count=2%00")]
+    [InlineData("streams/s?from=%001")]
+    [InlineData("streams/s?count=1%00%00%00")]
+    [InlineData("streams/a%0Db")]
+    [InlineData("filter/streams/a%0Db")]
+    [InlineData("filter/streams/a%7F")]
     [InlineData("streams/%FF")]
     [InlineData("streams/")]
     [InlineData("filter/streams/%FF")]

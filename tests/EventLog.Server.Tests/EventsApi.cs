@@ -8,7 +8,7 @@ namespace EventLog.Server.Tests;
 /// <summary>The server's HTTP API as the tests call it: plain HttpClient requests, answers kept as text and status.</summary>
 public sealed class EventsApi(Uri address) : IDisposable
 {
-    private readonly HttpClient _http = new() { BaseAddress = address, Timeout = TimeSpan.FromSeconds(30) };
+    private readonly HttpClient _http = new() { BaseAddress = address, Timeout = HangGuard.Limit };
 
     public Uri Address => address;
 

@@ -88,7 +88,7 @@ public sealed class MalformedRequests(Random random)
     private MalformedRequest BadName()
     {
         byte[] body = Encoding.ASCII.GetBytes(ValidBody());
-        switch (random.Next(6))
+        switch (random.Next(7))
         {
             case 0:
                 return new("empty name", random.Next(2) == 0 ? "streams/" : "streams", body);
@@ -104,6 +104,12 @@ public sealed class MalformedRequests(Random random)
                 return new("malformed percent-encoding", "", body, Encoding.ASCII.GetBytes("/streams/" + malformed[random.Next(malformed.Length)]));
             case 4:
                 return new("raw byte in the target", "", body, [.. "/streams/x"u8, NeverUtf8[random.Next(NeverUtf8.Length)]]);
+            case 5:
+                // A control character, raw or percent-encoded (0x00 raw or encoded is Kestrel's own 400).
+                byte control = (byte)(random.Next(2) == 0 ? 0x7F : random.Next(0, 0x20));
+                return random.Next(2) == 0
+                    ? new("encoded control character in the name", $"streams/x%{control:X2}y", body)
+                    : new("raw control character in the target", "", body, [.. "/streams/x"u8, control, .. "y"u8]);
             default:
                 string[] dots = ["/streams/a/../b", "/streams/./b", "/x/../streams/b", "/streams/a/%2e%2e/b"];
                 return new("dot segments", "", body, Encoding.ASCII.GetBytes(dots[random.Next(dots.Length)]));
@@ -112,7 +118,7 @@ public sealed class MalformedRequests(Random random)
 
     private MalformedRequest BadVersion()
     {
-        string[] shapes = ["-" + random.Next(1, 100), "abc", "1.5", "", "1e3", "0x10", "%201", "%2B1", "99999999999999999999", "No Stream", "stream-exists", "latest", "%00"];
+        string[] shapes = ["-" + random.Next(1, 100), "abc", "1.5", "", "1e3", "0x10", "%201", "%2B1", "99999999999999999999", "No Stream", "stream-exists", "latest", "%00", "1%00", "0%00%00", "%001", "no-stream%00"];
         string version = shapes[random.Next(shapes.Length)];
         return new("bad expectedVersion '" + version + "'", "streams/" + NewStream() + "?expectedVersion=" + version, Encoding.ASCII.GetBytes(ValidBody()));
     }

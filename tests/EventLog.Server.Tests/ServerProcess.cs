@@ -13,6 +13,7 @@ public sealed class ServerProcess : IDisposable
     private readonly Process _process;
     private readonly List<string> _output = [];
     private readonly TaskCompletionSource<Uri> _listening = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly List<(string Text, TaskCompletionSource Seen)> _awaitedLines = [];
 
     private ServerProcess(string dataDirectory, string[] extraArguments)
     {
@@ -52,7 +53,7 @@ public sealed class ServerProcess : IDisposable
         var server = new ServerProcess(dataDirectory, extraArguments);
         try
         {
-            Uri address = await server._listening.Task.WaitAsync(TimeSpan.FromSeconds(30));
+            Uri address = await server._listening.Task.WaitAsync(HangGuard.Limit);
             server.Api = new EventsApi(address);
             return server;
         }
@@ -61,6 +62,36 @@ public sealed class ServerProcess : IDisposable
             server.Dispose();
             throw;
         }
+    }
+
+    /// <summary>Starts the process and returns at once, without waiting for it to listen (to kill it during its start).</summary>
+    public static ServerProcess Launch(string dataDirectory, params string[] extraArguments) => new(dataDirectory, extraArguments);
+
+    /// <summary>Completes when the server prints a line containing <paramref name="text"/> (or has printed one already).</summary>
+    public Task WaitForLineAsync(string text)
+    {
+        var seen = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        lock (_output)
+        {
+            if (_output.Any(line => line.Contains(text, StringComparison.Ordinal)))
+            {
+                return Task.CompletedTask;
+            }
+
+            _awaitedLines.Add((text, seen));
+        }
+
+        return seen.Task.WaitAsync(HangGuard.Limit);
+    }
+
+    /// <summary>Runs a server that is expected not to start, to its exit: its exit code and everything it printed.</summary>
+    public static async Task<(int ExitCode, string Output)> RunToExitAsync(string dataDirectory, params string[] extraArguments)
+    {
+        using var server = new ServerProcess(dataDirectory, extraArguments);
+        using var wait = new CancellationTokenSource(HangGuard.Limit);
+        await server._process.WaitForExitAsync(wait.Token);
+        server._process.WaitForExit(); // and the end of its output
+        return (server._process.ExitCode, server.Output);
     }
 
     /// <summary>SIGKILL: no shutdown, no final checkpoint, no flush: a crash as far as the data directory can tell.</summary>
@@ -124,6 +155,7 @@ public sealed class ServerProcess : IDisposable
         lock (_output)
         {
             _output.Add(line);
+            _awaitedLines.RemoveAll(awaited => line.Contains(awaited.Text, StringComparison.Ordinal) && awaited.Seen.TrySetResult());
         }
 
         int marker = line.IndexOf(ListeningMarker, StringComparison.Ordinal);

@@ -19,14 +19,14 @@ public sealed class ShutdownTests
             }
 
             end = (await server.Api.FilterAsync()).GetProperty("logEndPosition").GetInt64();
-            Assert.Equal(0, await server.InterruptAsync(TimeSpan.FromSeconds(20)));
+            Assert.Equal(0, await server.InterruptAsync(HangGuard.Limit));
             Assert.Contains($"final checkpoint at {end}", server.Output, StringComparison.Ordinal);
             Assert.Contains($"Event log closed at byte {end}", server.Output, StringComparison.Ordinal);
         }
 
         // Reopened: the checkpoint covers the whole log, so the filter is ready with nothing to catch up.
         await using InProcessServer reopened = await InProcessServer.StartAsync(directory.Path);
-        JsonElement filter = await reopened.Api.WaitForFilterReadyAsync(TimeSpan.FromSeconds(10));
+        JsonElement filter = await reopened.Api.WaitForFilterReadyAsync(HangGuard.Limit);
         Assert.Equal(end, filter.GetProperty("checkpointPosition").GetInt64());
         Assert.Equal(end, filter.GetProperty("logEndPosition").GetInt64());
         Assert.True(await reopened.Api.MightExistAsync("s-49"));

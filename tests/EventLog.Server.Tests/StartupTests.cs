@@ -14,8 +14,21 @@ public sealed class StartupTests
         var error = Assert.Throws<OptionsValidationException>(() => ServerApp.Build(ServerArguments.For(directory.Path, "--stream-existence-filter-size", "12XB")));
 
         Assert.StartsWith("stream-existence-filter-size is '12XB'", error.Message, StringComparison.Ordinal);
-        Assert.False(Directory.Exists(Path.Combine(directory.Path, "log")));
-        Assert.False(Directory.Exists(Path.Combine(directory.Path, "filter")));
+        Assert.Empty(Directory.GetFileSystemEntries(directory.Path)); // not even the lock file or the logs
+    }
+
+    [Theory]
+    [InlineData("--EventLog:SegmentSizeBytes", "1000", "EventLog:SegmentSizeBytes must be between 65,536 and 1,073,741,824 bytes; got 1000.")]
+    [InlineData("--EventLog:MemTableEntries", "12x", "EventLog:MemTableEntries is '12x': not a whole number (0 to 2,147,483,647).")]
+    [InlineData("--EventLog:IndexMergeThreshold", "1", "EventLog:IndexMergeThreshold must be 0 (never merge) or between 2 and 64; got 1.")]
+    public void A_bad_engine_setting_fails_at_build_with_the_key_and_creates_nothing(string key, string value, string message)
+    {
+        using var directory = new TempDirectory();
+        string data = Path.Combine(directory.Path, "data");
+        var error = Assert.Throws<OptionsValidationException>(() => ServerApp.Build(ServerArguments.For(data, key, value)));
+
+        Assert.Equal(message, error.Message);
+        Assert.False(Directory.Exists(data));
     }
 
     [Fact]
@@ -26,11 +39,55 @@ public sealed class StartupTests
         Assert.Equal(HttpStatusCode.Created, (await first.Api.AppendAsync("s", "no-stream", EventsApi.OneEvent("E", "1"))).Status);
         long end = first.LogEnd;
 
-        var error = await Assert.ThrowsAsync<IOException>(() => InProcessServer.StartAsync(directory.Path));
+        var error = await Assert.ThrowsAsync<EventLog.Errors.DirectoryInUseException>(() => InProcessServer.StartAsync(directory.Path));
 
         Assert.Contains("in use by another server", error.Message, StringComparison.Ordinal);
         Assert.Equal(end, first.LogEnd);
         Assert.Equal(HttpStatusCode.Created, (await first.Api.AppendAsync("s", "0", EventsApi.OneEvent("E", "2"))).Status);
+    }
+
+    [Fact]
+    public async Task A_refused_second_server_process_prints_one_line_and_writes_nothing_into_the_live_servers_log()
+    {
+        using var directory = new TempDirectory();
+        using ServerProcess live = await ServerProcess.StartAsync(directory.Path);
+        Assert.Equal(HttpStatusCode.Created, (await live.Api.AppendAsync("s", "no-stream", EventsApi.OneEvent("E", "1"))).Status);
+        string logFile = Assert.Single(Directory.GetFiles(Path.Combine(directory.Path, "logs")));
+        byte[] before = await File.ReadAllBytesAsync(logFile);
+
+        (int exitCode, string output) = await ServerProcess.RunToExitAsync(directory.Path);
+
+        // Regression (issue 15): the refused server wrote its error into the live server's log file, which the live
+        // server's later lines overwrote mid-line, and printed a stack trace before its one line.
+        Assert.Equal(1, exitCode);
+        string line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.StartsWith("EventLog.Server: error: The data directory ", line, StringComparison.Ordinal);
+        Assert.EndsWith("is in use by another server: '" + Path.Combine(directory.Path, "server.lock") + "' is locked.", line, StringComparison.Ordinal);
+        Assert.Equal(logFile, Assert.Single(Directory.GetFiles(Path.Combine(directory.Path, "logs"))));
+        byte[] after = await File.ReadAllBytesAsync(logFile);
+        Assert.Equal(before, after.AsSpan(0, before.Length).ToArray()); // the live server may only have appended
+        Assert.Equal(HttpStatusCode.Created, (await live.Api.AppendAsync("s", "0", EventsApi.OneEvent("E", "2"))).Status);
+    }
+
+    [Fact]
+    public async Task A_server_process_with_the_filter_disabled_serves_end_to_end_and_across_a_restart()
+    {
+        using var directory = new TempDirectory();
+        foreach (string round in new[] { "first", "restarted" })
+        {
+            using ServerProcess server = await ServerProcess.StartAsync(directory.Path, "--stream-existence-filter-size", "0");
+            string expected = round == "first" ? "no-stream" : "0";
+            Assert.Equal(HttpStatusCode.Created, (await server.Api.AppendAsync("s", expected, EventsApi.OneEvent("E", "1"))).Status);
+            Assert.Equal(round == "first" ? 1 : 2, (await server.Api.ReadAsync("s")).Json.GetProperty("events").GetArrayLength());
+            Assert.True(await server.Api.MightExistAsync("never-written"));
+
+            JsonElement filter = await server.Api.FilterAsync();
+            Assert.Equal("Disabled", filter.GetProperty("state").GetString());
+            Assert.False(filter.GetProperty("ready").GetBoolean());
+            Assert.Equal(HttpStatusCode.OK, (await server.Api.SendAsync(HttpMethod.Get, "health")).Status);
+            Assert.Equal(0, await server.InterruptAsync(HangGuard.Limit));
+            Assert.False(File.Exists(Path.Combine(directory.Path, "filter", "stream-existence.filter")), server.Output);
+        }
     }
 
     [Fact]

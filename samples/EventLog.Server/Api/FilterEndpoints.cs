@@ -35,7 +35,8 @@ internal static class FilterEndpoints
         return TypedResults.Ok(new StreamLookupResponse(stream, filter.MightExist(stream), ready));
     }
 
-    private static IResult Describe(IStreamExistenceFilter filter, EngineHandle handle, FilterMeterReader meters, IOptions<StreamExistenceFilterHostingOptions> options)
+    private static IResult Describe(
+        IStreamExistenceFilter filter, IFilterResizeStatus resizing, EngineHandle handle, FilterMeterReader meters, IOptions<StreamExistenceFilterHostingOptions> options)
     {
         IReadOnlyDictionary<string, double> m = meters.Collect();
         EventLogEngine engine = handle.Engine;
@@ -49,7 +50,7 @@ internal static class FilterEndpoints
             filter.CheckpointPosition,
             engine.EndPosition,
             Whole(m, "eventfilter.checkpoint.lag"),
-            m.TryGetValue("eventfilter.catch_up.progress", out double progress) ? Math.Round(progress * 100, 1) : null,
+            CatchUpPercent(filter, m),
             Whole(m, "eventfilter.adds") ?? 0,
             new FilterLookups(
                 Whole(m, "eventfilter.lookups|definitely-not") ?? 0,
@@ -68,8 +69,17 @@ internal static class FilterEndpoints
                 counters.CacheHits,
                 counters.CacheMisses,
                 counters.IndexFiles,
-                counters.MemTableEntries)));
+                counters.MemTableEntries),
+            resizing.Resize is { } resize
+                ? new FilterResizeResponse(resize.FromSizeBytes, resize.ToSizeBytes, Math.Round(resize.Percent, 1), resize.EstimatedRemaining is { } eta ? Math.Ceiling(eta.TotalSeconds) : null)
+                : null));
     }
+
+    // Catch-up reports once a second, so a catch-up under a second old has none yet: 0%, not "unknown", while initializing.
+    private static double? CatchUpPercent(IStreamExistenceFilter filter, IReadOnlyDictionary<string, double> m) =>
+        m.TryGetValue("eventfilter.catch_up.progress", out double progress) ? Math.Round(progress * 100, 1)
+            : filter.State == FilterState.Initializing ? 0
+            : null;
 
     private static long? Whole(IReadOnlyDictionary<string, double> measurements, string key) =>
         measurements.TryGetValue(key, out double value) ? (long)value : null;

@@ -8,11 +8,12 @@ namespace EventLog.Server.Api;
 /// <param name="CheckpointPosition">The log position the durable checkpoint covers; null when disabled.</param>
 /// <param name="LogEndPosition">The log's durable end now.</param>
 /// <param name="CheckpointLag">How much of the log a restart would re-read.</param>
-/// <param name="CatchUpPercent">How far the current or last catch-up has read, 0 to 100.</param>
+/// <param name="CatchUpPercent">How far the current or last catch-up has read, 0 to 100; 0 while initializing before the first report.</param>
 /// <param name="Adds">Stream names the engine added (catch-up not included).</param>
 /// <param name="Lookups">Lookups by answer, since start.</param>
 /// <param name="Statistics">The bits, as of the hosting package's last snapshot.</param>
 /// <param name="Index">What the engine's index did: lookups the filter answered and index files read.</param>
+/// <param name="Resize">The resize under way, null when none is: while it runs, <c>ready</c> is true (the old file serves).</param>
 internal sealed record FilterResponse(
     string State,
     bool Ready,
@@ -25,7 +26,15 @@ internal sealed record FilterResponse(
     long Adds,
     FilterLookups Lookups,
     FilterStatisticsSnapshot Statistics,
-    IndexCounters Index);
+    IndexCounters Index,
+    FilterResizeResponse? Resize);
+
+/// <summary>A resize under way: the old file answers while the new one catches up from the log.</summary>
+/// <param name="FromSizeBytes">The size of the file answering lookups now.</param>
+/// <param name="TargetSizeBytes">The configured size being built.</param>
+/// <param name="Percent">How much of the log the new file has read, 0 to 100.</param>
+/// <param name="EtaSeconds">Seconds until the new file should have caught up; null until there is a rate to go by.</param>
+internal sealed record FilterResizeResponse(long FromSizeBytes, long TargetSizeBytes, double Percent, double? EtaSeconds);
 
 /// <summary>
 /// The hosting package's statistics snapshot (docs/telemetry.md, "Metrics"): computing it reads every line, so it is

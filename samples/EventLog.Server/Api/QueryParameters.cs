@@ -32,7 +32,7 @@ internal static class QueryParameters
             "ANY" => ExpectedVersion.Any,
             "NO-STREAM" => ExpectedVersion.NoStream,
             "EXISTS" => ExpectedVersion.StreamExists,
-            _ => long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out long number) ? ExpectedVersion.Exact(number) : null,
+            _ => TryParseWholeNumber(text, out long number) ? ExpectedVersion.Exact(number) : null,
         };
         if (parsed is null)
         {
@@ -53,13 +53,24 @@ internal static class QueryParameters
             return problem is null;
         }
 
-        if (!long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out value) || value < min || value > max)
+        if (!TryParseWholeNumber(text, out value) || value < min || value > max)
         {
             problem = Problems.InvalidQuery(string.Create(CultureInfo.InvariantCulture, $"{name} is '{text}'. Accepted: a whole number from {min} to {max}."));
             return false;
         }
 
         return true;
+    }
+
+    /// <summary>
+    /// Only ASCII digits. <c>long.TryParse</c> alone is not enough: even with <see cref="NumberStyles.None"/> it
+    /// ignores trailing NUL characters, so <c>1%00</c> read as 1 (issue 15).
+    /// </summary>
+    private static bool TryParseWholeNumber(string text, out long value)
+    {
+        value = 0;
+        return text.Length > 0 && text.All(char.IsAsciiDigit)
+            && long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out value);
     }
 
     // Null text (and true) when absent; false when given more than once.

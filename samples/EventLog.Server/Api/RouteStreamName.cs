@@ -38,6 +38,8 @@ internal static class RouteStreamName
             { Length: 0 } => Problems.InvalidStreamName("The stream name is empty; it is 1 to 1,000 UTF-8 bytes."),
             { Length: > EventLimits.MaxStreamNameBytes } => Problems.InvalidStreamName(
                 $"The stream name is {utf8.Length:N0} UTF-8 bytes; the limit is {EventLimits.MaxStreamNameBytes:N0}."),
+            _ when Array.FindIndex(utf8, IsControl) is >= 0 and int at => Problems.InvalidStreamName(
+                $"The stream name holds the control character 0x{utf8[at]:X2} at byte {at}; control characters (0x00-0x1F, 0x7F), raw or percent-encoded, are not allowed."),
             _ => null,
         };
         if (problem is not null)
@@ -72,6 +74,9 @@ internal static class RouteStreamName
 
         return path;
     }
+
+    // C0 controls and DEL: a name holding CR, LF or TAB would split or forge lines in logs and tools that print it.
+    private static bool IsControl(byte b) => b is < 0x20 or 0x7F;
 
     private static bool IsDotSegment(string segment) =>
         segment.Replace("%2e", ".", StringComparison.OrdinalIgnoreCase) is "." or "..";

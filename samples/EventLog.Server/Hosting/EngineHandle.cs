@@ -11,7 +11,6 @@ namespace EventLog.Server.Hosting;
 internal sealed class EngineHandle : IStreamNameLog, ICheckpointPositionSource, IAsyncDisposable
 {
     private EventLogEngine? _engine;
-    private DataDirectoryLock? _directoryLock;
     private volatile bool _acceptingAppends;
 
     /// <summary>The open engine; throws before <see cref="EngineOpener"/> has opened it.</summary>
@@ -40,18 +39,16 @@ internal sealed class EngineHandle : IStreamNameLog, ICheckpointPositionSource, 
     public ValueTask ReadAsync(long fromPosition, StreamNameBatch batch, CancellationToken cancellationToken) =>
         Engine.ReadAsync(fromPosition, batch, cancellationToken);
 
-    /// <summary>Publishes the engine once it is open; the handle keeps the data directory's lock until the engine is closed.</summary>
-    public void Opened(EventLogEngine engine, DataDirectoryLock directoryLock)
+    /// <summary>Publishes the engine once it is open.</summary>
+    public void Opened(EventLogEngine engine)
     {
         if (Interlocked.CompareExchange(ref _engine, engine, null) is not null)
         {
             throw new InvalidOperationException("The event log engine was opened twice.");
         }
-
-        _directoryLock = directoryLock;
     }
 
-    /// <summary>Closes the engine, then releases the directory (idempotent): on stop, or from DI disposal when the host failed to start.</summary>
+    /// <summary>Closes the engine, which releases its directory lock (idempotent): on stop, or from DI disposal when the host failed to start.</summary>
     public async ValueTask DisposeAsync()
     {
         _acceptingAppends = false;
@@ -59,7 +56,5 @@ internal sealed class EngineHandle : IStreamNameLog, ICheckpointPositionSource, 
         {
             await engine.DisposeAsync().ConfigureAwait(false);
         }
-
-        Interlocked.Exchange(ref _directoryLock, null)?.Dispose();
     }
 }

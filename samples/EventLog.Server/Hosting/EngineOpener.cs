@@ -15,30 +15,11 @@ internal sealed class EngineOpener(EngineHandle handle, ServerSettings settings,
     public async Task StartAsync(CancellationToken cancellationToken)
     {
         Log.OpeningLog(logger, settings.DataDirectory);
-        var options = new EventLogOptions
-        {
-            DataDirectory = settings.DataDirectory,
-
-            // The host's filter (Start(filter)) is used, never the engine's own; and the hosting package's timer is
-            // the only one that checkpoints it, at EngineHandle.SafeCheckpointPosition.
-            StreamExistenceFilterSizeBytes = 0,
-            FilterCheckpointInterval = TimeSpan.Zero,
-        };
-
         long started = Stopwatch.GetTimestamp();
-        DataDirectoryLock directoryLock = DataDirectoryLock.Acquire(settings.DataDirectory);
-        EventLogEngine engine;
-        try
-        {
-            engine = await EventLogEngine.OpenAsync(options, cancellationToken).ConfigureAwait(false);
-        }
-        catch
-        {
-            directoryLock.Dispose();
-            throw;
-        }
 
-        handle.Opened(engine, directoryLock);
+        // The server already holds server.lock (ServerApp.Build); the engine takes its own lock on log/ and index/.
+        EventLogEngine engine = await EventLogEngine.OpenAsync(settings.Engine, cancellationToken).ConfigureAwait(false);
+        handle.Opened(engine);
 
         LogRecovery log = engine.LogRecovery;
         IndexRecovery index = engine.IndexRecovery;

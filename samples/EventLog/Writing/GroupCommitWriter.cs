@@ -106,6 +106,8 @@ internal sealed partial class GroupCommitWriter : IAsyncDisposable
         }
     }
 
+    // Says plainly what the operator must do: the engine does not resume by itself, because after a failed write or
+    // fsync it cannot know how much of its tail reached the disk; a restart's recovery cuts what was not acknowledged.
     private static EngineStoppedException Stopped(Exception cause) =>
-        new($"The event log engine takes no more appends: {cause.Message}", cause);
+        new($"The event log engine takes no more appends until it is restarted: a write failed ({cause.Message}). Fix the cause (free disk space), then restart; recovery keeps every acknowledged append.", cause);
 }

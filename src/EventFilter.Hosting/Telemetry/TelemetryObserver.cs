@@ -13,6 +13,7 @@ internal sealed class TelemetryObserver(ILogger logger, FilterMetrics metrics) :
 {
     private volatile VerificationResult? _verification;
     private volatile CatchUpProgress? _progress;
+    private volatile Exception? _backgroundFailure;
 
     /// <summary>What verification found when the serving file was last opened.</summary>
     public VerificationResult? LastVerification => _verification;
@@ -20,12 +21,18 @@ internal sealed class TelemetryObserver(ILogger logger, FilterMetrics metrics) :
     /// <summary>The latest catch-up report (of the serving file, or of a resize target).</summary>
     public CatchUpProgress? LastProgress => _progress;
 
+    /// <summary>Why catch-up or a resize failed. The core reports it before it publishes the Failed state.</summary>
+    public Exception? BackgroundFailure => _backgroundFailure;
+
     public override void Opened(string path, bool created, VerificationResult verification)
     {
         _verification = verification;
         metrics.RecordVerification(verification);
         Log.Opened(logger, path, created ? "created" : "opened", verification.LinesChecked, verification.CorruptedLines);
-        if (!verification.IsClean)
+        // Only damage found now is worth a warning, with its line numbers. All-ones lines that an earlier start repaired
+        // are safe and already written back: warning about them at every start, with no line to name, was noise
+        // (issue 15). They are still in the count above and in the statistics.
+        if (verification.MismatchedLines > 0)
         {
             string firstBad = string.Join(", ", verification.FirstBadLines);
             Log.CorruptedLines(logger, path, verification.CorruptedLines, verification.CorruptedFraction, verification.Threshold, verification.RepairedLines, firstBad);
@@ -100,6 +107,7 @@ internal sealed class TelemetryObserver(ILogger logger, FilterMetrics metrics) :
 
     public override void BackgroundWorkFailed(string path, Exception error)
     {
+        _backgroundFailure = error;
         metrics.RecordError(TagValues.CatchUp);
         Log.BackgroundWorkFailed(logger, path, error.Message, error);
     }

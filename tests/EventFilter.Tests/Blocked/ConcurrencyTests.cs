@@ -11,26 +11,28 @@ public sealed class ConcurrencyTests : IDisposable
     {
         // Small filter, so writers collide on lines and stripes: the case the stripe lock exists for.
         using FilterFile filter = FilterFile.Open(_dir.File("filter.bin"), new FilterFileOptions { SizeBytes = 64 * 2048 });
-        const int writers = 2;
+        const int writers = 2, readers = 4, readsEach = 50_000;
         var published = new int[writers];
         var falseNegatives = 0;
-        var readsDone = 0L;
-        using var stop = new CancellationTokenSource(TimeSpan.FromSeconds(3));
+        var readersLeft = readers;
 
+        // Counted, not timed: each reader makes its reads only once a writer has published something, and the writers
+        // go on until every reader is done, so reads and writes always overlap however the threads are scheduled
+        // (the first version ran 3 s and required 1,000 reads, which a loaded machine could miss).
         // Dedicated threads, not pool tasks: six busy loops on two cores would starve the pool.
         Thread[] writerThreads = Enumerable.Range(0, writers).Select(w => Start(() =>
         {
-            for (int i = 0; !stop.IsCancellationRequested; i++)
+            for (int i = 0; Volatile.Read(ref readersLeft) > 0; i++)
             {
                 filter.Add(Name(w, i));
                 Volatile.Write(ref published[w], i + 1); // only after Add returned may a reader expect it
             }
         })).ToArray();
 
-        Thread[] readerThreads = Enumerable.Range(0, 4).Select(r => Start(() =>
+        Thread[] readerThreads = Enumerable.Range(0, readers).Select(r => Start(() =>
         {
             var random = new Random(r);
-            while (!stop.IsCancellationRequested)
+            for (int reads = 0; reads < readsEach;)
             {
                 int w = random.Next(writers);
                 int upTo = Volatile.Read(ref published[w]);
@@ -44,13 +46,15 @@ public sealed class ConcurrencyTests : IDisposable
                     Interlocked.Increment(ref falseNegatives);
                 }
 
-                Interlocked.Increment(ref readsDone);
+                reads++;
             }
+
+            Interlocked.Decrement(ref readersLeft);
         })).ToArray();
 
-        Assert.All([.. writerThreads, .. readerThreads], t => Assert.True(t.Join(TimeSpan.FromSeconds(30)), "a stress thread did not finish: deadlock?"));
+        // The join limit only turns a deadlock into a failure; the work takes well under a second.
+        Assert.All([.. writerThreads, .. readerThreads], t => Assert.True(t.Join(TimeSpan.FromMinutes(2)), "a stress thread did not finish: deadlock?"));
         Assert.Equal(0, falseNegatives);
-        Assert.True(readsDone > 1000, $"only {readsDone} reads ran");
         for (int w = 0; w < writers; w++)
         {
             for (int i = 0; i < published[w]; i++)
@@ -66,26 +70,28 @@ public sealed class ConcurrencyTests : IDisposable
     public void Flush_runs_while_adds_continue_and_every_checksum_ends_valid()
     {
         using FilterFile filter = FilterFile.Open(_dir.File("filter.bin"), new FilterFileOptions { SizeBytes = 8 << 20 });
-        using var stop = new CancellationTokenSource(TimeSpan.FromSeconds(2));
-        int added = 0;
+        const int flushesWanted = 20;
+        int added = 0, flushes = 0;
+
+        // The writer adds until the flusher has flushed 20 times, so every flush runs with adds going on, on any
+        // machine (the first version ran for 2 s and could see no flush at all if this thread was starved).
         Thread writer = Start(() =>
         {
-            while (!stop.IsCancellationRequested)
+            while (Volatile.Read(ref flushes) < flushesWanted)
             {
                 filter.Add(Name(0, added));
                 Volatile.Write(ref added, added + 1);
             }
         });
 
-        int flushes = 0;
         while (writer.IsAlive)
         {
             filter.Flush();
-            flushes++;
+            Interlocked.Increment(ref flushes);
         }
 
-        Assert.True(writer.Join(TimeSpan.FromSeconds(30)));
-        Assert.True(flushes > 0);
+        Assert.True(writer.Join(TimeSpan.FromMinutes(2)));
+        Assert.True(flushes >= flushesWanted);
         for (int i = 0; i < added; i++)
         {
             Assert.True(filter.MightExist(Name(0, i)));

@@ -48,8 +48,19 @@ public sealed class InMemoryStreamLog : IStreamNameLog
         }
     }
 
+    /// <summary>
+    /// While set and not signalled, a read blocks its thread on it (a log that answers synchronously, but slowly).
+    /// A read held for a minute gives up with an error, so a test that never opens the gate fails instead of hanging.
+    /// </summary>
+    public ManualResetEventSlim? SynchronousGate { get; set; }
+
     public ValueTask ReadAsync(long fromPosition, StreamNameBatch batch, CancellationToken cancellationToken)
     {
+        if (SynchronousGate is { } gate && !gate.Wait(TimeSpan.FromMinutes(1), cancellationToken))
+        {
+            throw new TimeoutException("a read was held at the gate for a minute: the test never opened it");
+        }
+
         if (fromPosition >= FailAt)
         {
             throw new IOException($"simulated reader failure at {fromPosition}");

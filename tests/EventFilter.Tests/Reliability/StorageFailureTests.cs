@@ -10,7 +10,7 @@ public sealed class StorageFailureTests : IDisposable
 
     public void Dispose() => _dir.Dispose();
 
-    [Fact]
+    [RootFact]
     public void A_full_disk_fails_open_with_a_clear_error_and_leaves_no_file()
     {
         using var disk = SmallTmpfs.Mount(_dir.File("full"), kilobytes: 512);
@@ -22,7 +22,7 @@ public sealed class StorageFailureTests : IDisposable
         Assert.True(filter.MightExist("anything"));
     }
 
-    [Fact]
+    [RootFact]
     public async Task A_disk_that_fills_up_later_fails_checkpoints_clearly_while_adds_go_on()
     {
         using var disk = SmallTmpfs.Mount(_dir.File("filling"), kilobytes: 2048);
@@ -66,7 +66,7 @@ public sealed class StorageFailureTests : IDisposable
         }
     }
 
-    [Fact]
+    [RootFact]
     public void A_read_only_data_directory_fails_open_with_a_clear_error()
     {
         using var disk = SmallTmpfs.Mount(_dir.File("ro-open"), kilobytes: 1024);
