@@ -2,6 +2,7 @@ using EventFilter.Hosting;
 using EventLog.Server.Api;
 using EventLog.Server.Hosting;
 using EventLog.Server.Logging;
+using EventLog.Server.Telemetry;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Diagnostics.HealthChecks;
 using Microsoft.AspNetCore.Hosting;
@@ -51,8 +52,7 @@ internal static class ServerApp
 
     private static WebApplication Build(WebApplicationBuilder builder, ServerSettings settings, DirectoryLock directoryLock)
     {
-        builder.Logging.ClearProviders();
-        builder.Logging.AddSerilog(SerilogSetup.CreateLogger(builder.Configuration, settings.DataDirectory), dispose: true);
+        builder.Services.AddSerilog((_, logger) => SerilogSetup.Configure(logger, builder.Configuration, settings.DataDirectory));
 
         builder.WebHost.ConfigureKestrel(kestrel =>
         {
@@ -65,11 +65,14 @@ internal static class ServerApp
         builder.Services.AddSingleton(_ => directoryLock);
         WebApplication app = builder.Build();
         _ = app.Services.GetRequiredService<DirectoryLock>();
+        _ = app.Services.GetRequiredService<EngineMetrics>(); // its instruments exist before the first scrape
+        app.UseSerilogRequestLogging(requests => requests.GetLevel = RequestLogLevel.Of);
         app.UseExceptionHandler();
         app.UseStatusCodePages();
         app.MapStreamEndpoints();
         app.MapFilterEndpoints();
         app.MapHealthChecks("/health", new HealthCheckOptions { ResponseWriter = HealthResponseWriter.WriteAsync });
+        app.MapPrometheusScrapingEndpoint("/metrics");
         StartupBanner.Register(app, settings);
         return app;
     }

@@ -1,3 +1,4 @@
+using OpenTelemetry.Metrics;
 using EventFilter.Hosting;
 using EventFilter.Log;
 using EventLog.Server.Api;
@@ -33,6 +34,13 @@ internal static class ServerServices
         services.AddHostedService<EngineStarter>();
 
         services.AddSingleton<FilterMeterReader>();
+        services.AddSingleton<EngineMetrics>();
+
+        // GET /metrics in the Prometheus text format: the filter's meter, the engine's, ASP.NET Core's and the runtime's
+        // (all built into .NET 10, so no instrumentation package is needed). docs/telemetry.md lists them.
+        services.AddOpenTelemetry().WithMetrics(metrics => metrics
+            .AddMeter("EventFilter", EngineMetrics.MeterName, "Microsoft.AspNetCore.Hosting", "Microsoft.AspNetCore.Server.Kestrel", "System.Runtime")
+            .AddPrometheusExporter(prometheus => prometheus.ScrapeResponseCacheDurationMilliseconds = 0)); // every scrape is fresh
         services.AddHealthChecks()
             .AddCheck<EventLogHealthCheck>(EventLogHealthCheck.Name)
             .AddStreamExistenceFilterCheck();

@@ -38,6 +38,6 @@ internal static partial class Log
     [LoggerMessage(111, LogLevel.Information, "Data directory {DataDirectory}: log/ and index/ for the log, {FilterDirectory} for the stream-existence filter ({FilterSize}, {FilterState}), logs/ for these lines")]
     public static partial void DataLayout(ILogger logger, string dataDirectory, string filterDirectory, string filterSize, string filterState);
 
-    [LoggerMessage(112, LogLevel.Information, "API: POST and GET /streams/{{stream}}, GET /filter, GET /filter/streams/{{stream}}, GET /health (docs/server.md)")]
+    [LoggerMessage(112, LogLevel.Information, "API: POST and GET /streams/{{stream}}, GET /filter, GET /filter/streams/{{stream}}, GET /health, GET /metrics (docs/server.md)")]
     public static partial void Endpoints(ILogger logger);
 }

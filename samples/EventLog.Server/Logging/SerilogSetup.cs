@@ -13,7 +13,8 @@ internal static class SerilogSetup
 {
     private const string FilePathKey = "Serilog:WriteTo:File:Args:path";
 
-    public static Serilog.Core.Logger CreateLogger(IConfigurationManager configuration, string dataDirectory)
+    /// <summary>Configures the server's logger (through Serilog.AspNetCore's <c>AddSerilog</c>) from configuration.</summary>
+    public static LoggerConfiguration Configure(LoggerConfiguration logger, IConfigurationManager configuration, string dataDirectory)
     {
         if (configuration[FilePathKey] is { Length: > 0 } path && !Path.IsPathRooted(path))
         {
@@ -24,8 +25,6 @@ internal static class SerilogSetup
         var readerOptions = new ConfigurationReaderOptions(
             typeof(ConsoleLoggerConfigurationExtensions).Assembly,
             typeof(FileLoggerConfigurationExtensions).Assembly);
-        return new LoggerConfiguration()
-            .ReadFrom.Configuration(configuration, readerOptions)
-            .CreateLogger();
+        return logger.ReadFrom.Configuration(configuration, readerOptions);
     }
 }
