@@ -4,7 +4,7 @@ namespace EventFilter.Cli.Tests;
 
 public sealed class ProgressDisplayTests
 {
-    private readonly ManualTime _time = new();
+    private readonly Microsoft.Extensions.Time.Testing.FakeTimeProvider _time = new();
     private readonly StringWriter _error = new();
 
     [Fact]

@@ -10,7 +10,7 @@ public sealed class ConfigurationTests : IDisposable
 {
     private readonly TempDirectory _dir = new();
     private readonly InMemoryStreamLog _log = new();
-    private readonly LogCapture _logs = new();
+    private readonly FakeLogCollector _logs = new();
 
     public void Dispose() => _dir.Dispose();
 

@@ -9,7 +9,7 @@ public sealed class FailureTests : IDisposable
 {
     private readonly TempDirectory _dir = new();
     private readonly InMemoryStreamLog _log = new();
-    private readonly LogCapture _logs = new();
+    private readonly FakeLogCollector _logs = new();
 
     public void Dispose() => _dir.Dispose();
 
@@ -21,9 +21,9 @@ public sealed class FailureTests : IDisposable
         using IHost host = TestHosts.Build(_dir, _log, _logs);
 
         Exception error = await Assert.ThrowsAnyAsync<Exception>(() => host.StartAsync());
-        (string _, LogLevel level, EventId _, string message) = Assert.Single(_logs.Lines, l => l.Id.Id == 13);
-        Assert.Equal(LogLevel.Critical, level);
-        Assert.Equal($"Stream-existence filter {_dir.FilterPath} could not be opened, so the host stops: {error.Message}", message);
+        FakeLogRecord record = Assert.Single(_logs.GetSnapshot(), r => r.Id.Id == 13);
+        Assert.Equal(LogLevel.Critical, record.Level);
+        Assert.Equal($"Stream-existence filter {_dir.FilterPath} could not be opened, so the host stops: {error.Message}", record.Message);
         Assert.Equal(HealthStatus.Unhealthy, (await host.HealthAsync()).Status);
     }
 
@@ -49,7 +49,7 @@ public sealed class FailureTests : IDisposable
     [Fact]
     public async Task A_failed_checkpoint_is_logged_and_degraded_then_retried_and_rethrown_on_stop()
     {
-        var time = new FakeTimeProvider();
+        var time = new TimerCountingTime();
         var source = new BrokenPositionSource();
         HostApplicationBuilder builder = TestHosts.Builder(_dir, _log, _logs, time: time);
         builder.Services.AddStreamExistenceFilter(o => (o.DataDirectory, o.StreamExistenceFilterSize) = (_dir.Data, "1MiB"));

@@ -8,8 +8,8 @@ public sealed class MetricsTests : IDisposable
 {
     private readonly TempDirectory _dir = new();
     private readonly InMemoryStreamLog _log = new();
-    private readonly LogCapture _logs = new();
-    private readonly FakeTimeProvider _time = new();
+    private readonly FakeLogCollector _logs = new();
+    private readonly TimerCountingTime _time = new();
 
     public void Dispose() => _dir.Dispose();
 

@@ -11,7 +11,7 @@ public sealed class ResizeStatusTests : IDisposable
 {
     private readonly TempDirectory _dir = new();
     private readonly InMemoryStreamLog _log = new();
-    private readonly LogCapture _logs = new();
+    private readonly FakeLogCollector _logs = new();
 
     public void Dispose() => _dir.Dispose();
 

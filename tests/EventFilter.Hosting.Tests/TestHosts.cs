@@ -13,7 +13,7 @@ public static class TestHosts
     public const string Section = StreamExistenceFilterHostingOptions.SectionName;
 
     /// <summary>The standard builder with its default sources (appsettings.json in the directory, environment, command line).</summary>
-    public static HostApplicationBuilder Builder(TempDirectory dir, InMemoryStreamLog log, LogCapture logs, string[]? args = null, TimeProvider? time = null)
+    public static HostApplicationBuilder Builder(TempDirectory dir, InMemoryStreamLog log, FakeLogCollector logs, string[]? args = null, TimeProvider? time = null)
     {
         var settings = new HostApplicationBuilderSettings
         {
@@ -28,7 +28,7 @@ public static class TestHosts
         HostApplicationBuilder builder = Host.CreateApplicationBuilder(settings);
         builder.Logging.ClearProviders();
         builder.Logging.SetMinimumLevel(LogLevel.Debug);
-        builder.Logging.AddProvider(logs);
+        builder.Logging.AddProvider(new FakeLoggerProvider(logs));
         builder.Services.AddSingleton<IStreamNameLog>(log);
         if (time is not null)
         {
@@ -39,7 +39,7 @@ public static class TestHosts
     }
 
     /// <summary>A host whose filter settings come from an in-memory section: the data directory plus <paramref name="settings"/>.</summary>
-    public static IHost Build(TempDirectory dir, InMemoryStreamLog log, LogCapture logs, TimeProvider? time = null, params (string Key, string Value)[] settings)
+    public static IHost Build(TempDirectory dir, InMemoryStreamLog log, FakeLogCollector logs, TimeProvider? time = null, params (string Key, string Value)[] settings)
     {
         HostApplicationBuilder builder = Builder(dir, log, logs, time: time);
         builder.Configuration.AddInMemoryCollection([new($"{Section}:DataDirectory", dir.Data), new($"{Section}:StreamExistenceFilterSize", "1MiB")]);

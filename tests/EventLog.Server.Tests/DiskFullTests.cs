@@ -1,6 +1,5 @@
 using System.Net;
 using System.Text.Json;
-using EventFilter.Tests.Reliability;
 
 namespace EventLog.Server.Tests;
 

@@ -3,7 +3,12 @@ using System.Net;
 
 namespace EventLog.Server.Tests;
 
-/// <summary>GET /metrics from the real server, parsed as the Prometheus text format a scraper reads.</summary>
+/// <summary>
+/// GET /metrics from the real server, parsed as the Prometheus text format a scraper reads. OpenTelemetry subscribes
+/// to meters by name, process-wide, so another in-process server's "EventFilter" meter would be counted here too:
+/// this class runs alone (in production a server is its own process).
+/// </summary>
+[Collection(nameof(MetricsEndpointTests))]
 public sealed class MetricsEndpointTests : IAsyncLifetime
 {
     private readonly TempDirectory _directory = new();
@@ -67,3 +72,7 @@ public sealed class MetricsEndpointTests : IAsyncLifetime
         return samples;
     }
 }
+
+/// <summary>The collection <see cref="MetricsEndpointTests"/> runs in: alone, after the parallel ones.</summary>
+[CollectionDefinition(nameof(MetricsEndpointTests), DisableParallelization = true)]
+public sealed class MetricsEndpointCollection;

@@ -83,7 +83,7 @@ public sealed class AppendAndReadTests : IDisposable
         }
 
         Assert.True(engine.EndPosition > 3 * 64 * 1024);
-        Assert.True(Directory.GetFiles(_directory.Sub("log")).Length >= 3);
+        Assert.True(Directory.GetFiles(_directory.File("log")).Length >= 3);
         Assert.Equal(29, engine.ReadStreamForward("s-0", 0, 100).Events.Count);
         Assert.All(engine.ReadStreamForward("s-3", 0, 100).Events, e => Assert.Equal(body, Engines.Text(e.Data)));
     }

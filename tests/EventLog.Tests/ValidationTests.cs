@@ -70,7 +70,7 @@ public sealed class ValidationTests : IDisposable
     [Fact]
     public async Task Out_of_range_options_name_the_option_and_create_nothing()
     {
-        string directory = _directory.Sub("never-created");
+        string directory = _directory.File("never-created");
         var error = await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => EventLogEngine.OpenAsync(Engines.Options(directory) with { MemTableEntries = 0 }));
         Assert.Equal(nameof(EventLogOptions.MemTableEntries), error.ParamName);
         await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => EventLogEngine.OpenAsync(Engines.Options(directory) with { IndexMergeThreshold = 1 }));

@@ -42,7 +42,7 @@ public sealed class HostContractTests : IDisposable
             await writer.AppendAsync("s", ExpectedVersion.Any, Engines.Event());
         }
 
-        string segment = Directory.GetFiles(_directory.Sub("log")).Single();
+        string segment = Directory.GetFiles(_directory.File("log")).Single();
         await using (FileStream file = File.OpenWrite(segment))
         {
             file.Seek(0, SeekOrigin.End);

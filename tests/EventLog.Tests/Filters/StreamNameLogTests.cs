@@ -59,7 +59,7 @@ public sealed class StreamNameLogTests : IDisposable
         // The host contract (docs/design.md): open the filter, start the engine with it, catch up in the background;
         // on shutdown stop appends, stop catch-up, dispose the filter, then the engine.
         await using EventLogEngine engine = await EventLogEngine.OpenAsync(Engines.Options(_directory.Path));
-        using var filter = new StreamExistenceFilter(new StreamExistenceFilterOptions { DataDirectory = _directory.Sub("host-filter"), SizeBytes = 100_000 }, engine);
+        using var filter = new StreamExistenceFilter(new StreamExistenceFilterOptions { DataDirectory = _directory.File("host-filter"), SizeBytes = 100_000 }, engine);
         filter.Open();
         engine.Start(filter);
         using var stopping = new CancellationTokenSource();

@@ -24,7 +24,7 @@ public sealed class HashCollisionTests : IDisposable
 
         // Pretend both names hash to 42: alpha's 3 entries and beta's 1 interleave under one key.
         IndexEntry[] entries = [new(42, 0, a[0]), new(42, 0, b[0]), new(42, 1, a[1]), new(42, 2, a[2])];
-        using SegmentSet segments = LogOpener.Open(_directory.Sub("log"), out _);
+        using SegmentSet segments = LogOpener.Open(_directory.File("log"), out _);
         var log = new LogReader(segments);
         var plan = new IndexFilePlan(1, 0, 0, segments.DurableEnd, entries.Length, 2);
         IndexFile file = IndexFile.Write(_directory.Path, plan, entries, new PerFileFilters(true, 0.01));

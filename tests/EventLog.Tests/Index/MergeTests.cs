@@ -31,11 +31,11 @@ public sealed class MergeTests : IDisposable
 
         // Merged-away files are deleted once unused; what is left on disk is what the index uses.
         await using EventLogEngine reopened = await Engines.StartAsync(options);
-        Assert.Equal(reopened.IndexRecovery.Files, Directory.GetFiles(_directory.Sub("index"), "*.idx").Length);
-        Assert.Equal(reopened.IndexRecovery.Files, Directory.GetFiles(_directory.Sub("index"), "*.bloom").Length);
+        Assert.Equal(reopened.IndexRecovery.Files, Directory.GetFiles(_directory.File("index"), "*.idx").Length);
+        Assert.Equal(reopened.IndexRecovery.Files, Directory.GetFiles(_directory.File("index"), "*.bloom").Length);
 
         // Regression: the filters' writer-lock files went with them, instead of piling up with every merge.
-        Assert.True(Directory.GetFiles(_directory.Sub("index"), "*.bloom.lock").Length <= reopened.IndexRecovery.Files);
+        Assert.True(Directory.GetFiles(_directory.File("index"), "*.bloom.lock").Length <= reopened.IndexRecovery.Files);
         AssertVersions(reopened, expected);
     }
 

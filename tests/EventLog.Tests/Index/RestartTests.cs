@@ -31,7 +31,7 @@ public sealed class RestartTests : IDisposable
     public async Task A_damaged_index_file_is_dropped_and_the_index_rebuilt_from_the_whole_log()
     {
         Dictionary<string, long> expected = await WriteStreamsAsync();
-        string victim = Directory.GetFiles(_directory.Sub("index"), "*.idx").Order(StringComparer.Ordinal).First();
+        string victim = Directory.GetFiles(_directory.File("index"), "*.idx").Order(StringComparer.Ordinal).First();
         byte[] bytes = File.ReadAllBytes(victim);
         bytes[^7] ^= 0xFF;
         File.WriteAllBytes(victim, bytes);
@@ -46,7 +46,7 @@ public sealed class RestartTests : IDisposable
     public async Task A_missing_per_file_filter_is_rebuilt_from_its_index_file()
     {
         Dictionary<string, long> expected = await WriteStreamsAsync();
-        string[] blooms = Directory.GetFiles(_directory.Sub("index"), "*.bloom");
+        string[] blooms = Directory.GetFiles(_directory.File("index"), "*.bloom");
         Assert.NotEmpty(blooms);
         File.Delete(blooms[0]);
 

@@ -8,7 +8,7 @@ public sealed class TornTailTests : IDisposable
 
     public void Dispose() => _directory.Dispose();
 
-    private string LastSegment => Directory.GetFiles(_directory.Sub("log"), "segment-*.log").Order(StringComparer.Ordinal).Last();
+    private string LastSegment => Directory.GetFiles(_directory.File("log"), "segment-*.log").Order(StringComparer.Ordinal).Last();
 
     [Fact]
     public async Task Garbage_after_the_last_record_is_cut_and_earlier_records_stay()

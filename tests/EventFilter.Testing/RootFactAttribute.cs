@@ -1,4 +1,6 @@
-namespace EventFilter.Tests.Reliability;
+using Xunit;
+
+namespace EventFilter.Testing;
 
 /// <summary>
 /// A test that mounts a tmpfs, which only root may do. Run by anyone else it is reported as skipped, with the reason,

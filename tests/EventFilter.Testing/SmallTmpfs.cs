@@ -1,6 +1,8 @@
 using System.Diagnostics;
 
-namespace EventFilter.Tests.Reliability;
+using Xunit;
+
+namespace EventFilter.Testing;
 
 /// <summary>A tiny tmpfs, for a real full or read-only disk. Needs root and mount permission, which CI machines have.</summary>
 public sealed class SmallTmpfs : IDisposable
