@@ -46,7 +46,7 @@ public sealed partial class EventLogEngine
     }
 
     /// <summary>
-    /// Starts taking appends with the host's filter, built over this engine as its <see cref="EventFilter.Log.IStreamNameLog"/>.
+    /// Starts taking appends with the host's filter, built over this engine as its <see cref="EventFilter.IStreamNameLog"/>.
     /// The host must have called its <c>Open()</c> already (so no append is missed), runs its catch-up, and disposes it
     /// after <see cref="StopAsync"/>. The engine adds every appended name, checkpoints it at durable positions and tells
     /// it of log truncation.

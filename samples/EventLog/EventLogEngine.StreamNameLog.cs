@@ -1,6 +1,7 @@
-using EventFilter.Log;
 using EventLog.Errors;
 using EventLog.Segments;
+
+using EventFilter;
 
 namespace EventLog;
 

@@ -1,8 +1,9 @@
-using EventFilter.Log;
 using EventLog.Caching;
 using EventLog.Index;
 using EventLog.Segments;
 using EventLog.Writing;
+
+using EventFilter;
 
 namespace EventLog;
 

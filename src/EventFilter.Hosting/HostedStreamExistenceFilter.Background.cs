@@ -1,5 +1,4 @@
 using EventFilter.Hosting.Telemetry;
-using EventFilter.Log;
 using EventFilter.Statistics;
 
 namespace EventFilter.Hosting;

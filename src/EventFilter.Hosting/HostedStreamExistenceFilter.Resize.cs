@@ -14,7 +14,7 @@ internal sealed partial class HostedStreamExistenceFilter : IFilterResizeStatus
             }
 
             // While resizing, a report about any other file than the serving one is about the file being built.
-            Durability.CatchUpProgress? building = _observer.LastProgress is { } last && last.Path != _filterOptions.FilterPath ? last : null;
+            CatchUpProgress? building = _observer.LastProgress is { } last && last.Path != _filterOptions.FilterPath ? last : null;
             return new FilterResizeProgress(_filter.ServingSizeBytes, _filterOptions.SizeBytes, building?.Percent ?? 0, building?.EstimatedRemaining);
         }
     }

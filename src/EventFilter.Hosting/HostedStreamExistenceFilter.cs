@@ -1,7 +1,6 @@
 using System.Diagnostics.Metrics;
 using System.Runtime.CompilerServices;
 using EventFilter.Hosting.Telemetry;
-using EventFilter.Log;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;

@@ -1,4 +1,3 @@
-using EventFilter.Log;
 
 namespace EventFilter.Hosting;
 

@@ -1,7 +1,6 @@
 using EventFilter;
 using EventFilter.Hosting;
 using EventFilter.Hosting.Configuration;
-using EventFilter.Log;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;

@@ -93,14 +93,14 @@ public sealed partial class FilterFile
     }
 
     /// <summary>Adds names already hashed with <see cref="Hash(ReadOnlySpan{byte})"/>.</summary>
-    public void AddHashes(ReadOnlySpan<ulong> hashes)
+    internal void AddHashes(ReadOnlySpan<ulong> hashes)
     {
         ThrowIfReadOnly();
         _lines.AddBatch(hashes);
     }
 
     /// <summary>Answers names already hashed with <see cref="Hash(ReadOnlySpan{byte})"/>.</summary>
-    public void MightExistHashes(ReadOnlySpan<ulong> hashes, Span<bool> results)
+    internal void MightExistHashes(ReadOnlySpan<ulong> hashes, Span<bool> results)
     {
         CheckResults(hashes.Length, results.Length);
         _lines.MightExistBatch(hashes, results);

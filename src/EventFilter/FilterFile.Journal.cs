@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using EventFilter.Blocked;
-using EventFilter.Checkpoints;
 using EventFilter.Journal;
 
 namespace EventFilter;
@@ -331,7 +330,7 @@ public sealed partial class FilterFile
         {
             JournalWriter journal = filter.OpenJournal();
             Span<byte> record = filter._records.AsSpan(_buffered * JournalRecord.Length, JournalRecord.Length);
-            Span<byte> copy = stackalloc byte[Format.FilterGeometry.LineSize];
+            Span<byte> copy = stackalloc byte[FilterGeometry.LineSize];
             filter._lines.CopyLine((uint)line, copy);
             JournalRecord.WriteLine(record, journal.Salt, (uint)line, copy);
             filter._unfolded!.Add(BlockWriter.BlockOf(line));

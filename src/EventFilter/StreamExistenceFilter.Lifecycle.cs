@@ -1,4 +1,3 @@
-using EventFilter.Checkpoints;
 using EventFilter.Durability;
 
 namespace EventFilter;

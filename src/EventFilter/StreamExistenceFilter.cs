@@ -1,7 +1,6 @@
 using System.Runtime.CompilerServices;
 using EventFilter.Durability;
 using EventFilter.Integrity;
-using EventFilter.Log;
 using EventFilter.Statistics;
 
 namespace EventFilter;
@@ -56,9 +55,6 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
 
     /// <summary>True while a resized file is being built in the background.</summary>
     public bool IsResizing => _building is not null;
-
-    /// <summary>How far the running catch-up has read.</summary>
-    public long CatchUpPosition => _catchUp.Position;
 
     /// <inheritdoc/>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -27,7 +27,7 @@ public sealed record StreamExistenceFilterOptions
     public long CatchUpCheckpointRecords { get; init; } = 16_000_000;
 
     /// <summary>Receives catch-up progress (records, rate, percent, ETA) about once a second and at the end; null for none.</summary>
-    public IProgress<Durability.CatchUpProgress>? CatchUpProgress { get; init; }
+    public IProgress<CatchUpProgress>? CatchUpProgress { get; init; }
 
     /// <summary>The filter file's path.</summary>
     public string FilterPath => Path.Combine(DataDirectory, DefaultFileName);

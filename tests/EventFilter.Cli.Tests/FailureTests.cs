@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using EventFilter.Checkpoints;
 
 namespace EventFilter.Cli.Tests;
 

@@ -1,5 +1,4 @@
 using System.Security.Cryptography;
-using EventFilter.Checkpoints;
 using EventFilter.Format;
 
 namespace EventFilter.Cli.Tests;

@@ -1,5 +1,4 @@
 using System.Text.Json;
-using EventFilter.Checkpoints;
 
 namespace EventFilter.Cli.Tests;
 

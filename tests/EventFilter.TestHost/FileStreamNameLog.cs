@@ -1,5 +1,4 @@
 using System.Buffers.Binary;
-using EventFilter.Log;
 
 namespace EventFilter.TestHost;
 

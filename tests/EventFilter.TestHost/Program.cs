@@ -55,9 +55,9 @@ for (int batch = 0; ; batch++)
 }
 
 /// <summary>Prints what the filter does in the background, for the crash test's phase attribution.</summary>
-internal sealed class PhaseObserver : EventFilter.Durability.FilterObserver
+internal sealed class PhaseObserver : EventFilter.FilterObserver
 {
-    public override void RebuildStarted(string path, EventFilter.Durability.RebuildReason reason, string detail) => Console.WriteLine($"phase rebuild {reason}");
+    public override void RebuildStarted(string path, EventFilter.RebuildReason reason, string detail) => Console.WriteLine($"phase rebuild {reason}");
 
     public override void ResizeStarted(string path, long fromSizeBytes, long toSizeBytes) => Console.WriteLine("phase resize");
 

@@ -1,5 +1,4 @@
 using System.Text;
-using EventFilter.Log;
 
 namespace EventFilter.Testing;
 

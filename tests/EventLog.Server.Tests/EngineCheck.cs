@@ -1,7 +1,8 @@
 using System.Collections.Concurrent;
 using System.Globalization;
 using System.Text;
-using EventFilter.Log;
+
+using EventFilter;
 
 namespace EventLog.Server.Tests;
 

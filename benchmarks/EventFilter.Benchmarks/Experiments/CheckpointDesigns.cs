@@ -54,7 +54,7 @@ public sealed class OursDesign : ICheckpointDesign
             File.Delete(journal);
         }
 
-        File.Delete(EventFilter.Checkpoints.CheckpointFile.PathFor(path));
+        File.Delete(EventFilter.CheckpointFile.PathFor(path));
         BenchmarkDirectory.DeleteQuietly(path);
     }
 }

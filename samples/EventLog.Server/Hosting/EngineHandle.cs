@@ -1,5 +1,6 @@
 using EventFilter.Hosting;
-using EventFilter.Log;
+
+using EventFilter;
 
 namespace EventLog.Server.Hosting;
 

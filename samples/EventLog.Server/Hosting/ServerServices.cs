@@ -1,10 +1,11 @@
 using OpenTelemetry.Metrics;
 using EventFilter.Hosting;
-using EventFilter.Log;
 using EventLog.Server.Api;
 using EventLog.Server.Telemetry;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+
+using EventFilter;
 
 namespace EventLog.Server.Hosting;
 

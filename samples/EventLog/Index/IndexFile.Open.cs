@@ -1,6 +1,6 @@
-using EventFilter.Format;
 using EventFilter;
 using EventLog.Records;
+using EventLog.Storage;
 using Microsoft.Win32.SafeHandles;
 
 namespace EventLog.Index;

@@ -1,8 +1,7 @@
-using EventFilter.Format;
-using EventFilter.Storage;
 using EventFilter;
 using EventLog.Records;
 using EventLog.Segments;
+using EventLog.Storage;
 using Microsoft.Win32.SafeHandles;
 
 namespace EventLog.Index;
@@ -41,7 +40,7 @@ internal sealed partial class IndexFile
             // An index file's filter never changes again: fold, so it lives as one file with no journal beside it.
             filter?.FoldJournal();
             File.Move(temporary, path, overwrite: true);
-            DurableDirectory.Sync(directory);
+            DirectorySync.Sync(directory);
             SafeFileHandle handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.Read | FileShare.Delete);
             return new IndexFile(path, plan.Id, header, handle, blocks, filter);
         }

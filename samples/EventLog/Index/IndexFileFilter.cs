@@ -1,6 +1,6 @@
-using EventFilter;
-using EventFilter.Format;
 using EventFilter.Statistics;
+using EventFilter;
+using EventLog.Storage;
 
 namespace EventLog.Index;
 

@@ -1,4 +1,5 @@
-using EventFilter.Format;
+using EventFilter;
+using EventLog.Storage;
 using System.Buffers.Binary;
 
 namespace EventLog.Records;

@@ -35,7 +35,7 @@ internal sealed class ProgressDisplay : IProgress<long>, IDisposable
     public static ProgressDisplay Start(CliConsole console, string activity, long totalLines) => new(console, activity, totalLines);
 
     /// <summary>Scans every line of <paramref name="filter"/> (repairing if asked) with progress shown as <paramref name="activity"/>.</summary>
-    public static Integrity.VerificationResult Verify(CliConsole console, string activity, FilterFile filter, bool repair, double threshold)
+    public static VerificationResult Verify(CliConsole console, string activity, FilterFile filter, bool repair, double threshold)
     {
         using ProgressDisplay progress = Start(console, activity, filter.LineCount);
         return filter.Verify(repair, threshold, progress);

@@ -1,4 +1,3 @@
-using EventFilter.Checkpoints;
 using EventFilter.Cli.Output;
 
 namespace EventFilter.Cli.Reports;

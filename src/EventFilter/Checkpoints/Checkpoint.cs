@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using EventFilter.Format;
 
-namespace EventFilter.Checkpoints;
+namespace EventFilter;
 
 /// <summary>
 /// A durable claim: every stream name in log records up to <see cref="Position"/> is in the filter file whose

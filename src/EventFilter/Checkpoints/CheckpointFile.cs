@@ -1,6 +1,6 @@
 using EventFilter.Storage;
 
-namespace EventFilter.Checkpoints;
+namespace EventFilter;
 
 /// <summary>
 /// The checkpoint file beside a filter file (<c>&lt;filter&gt;.checkpoint</c>). Written atomically and durably:
@@ -30,7 +30,7 @@ public static class CheckpointFile
     }
 
     /// <summary>Replaces the checkpoint durably. Call only after the filter's data covering the position is flushed.</summary>
-    public static void Write(string path, Checkpoint checkpoint)
+    internal static void Write(string path, Checkpoint checkpoint)
     {
         Span<byte> record = stackalloc byte[Checkpoint.Length];
         checkpoint.WriteTo(record);
@@ -46,7 +46,7 @@ public static class CheckpointFile
     }
 
     /// <summary>Removes the checkpoint durably (used when the filter it vouched for is replaced).</summary>
-    public static void Delete(string path)
+    internal static void Delete(string path)
     {
         if (File.Exists(path))
         {

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using EventFilter.Log;
 
 namespace EventFilter.Durability;
 

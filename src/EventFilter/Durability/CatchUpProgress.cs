@@ -1,4 +1,4 @@
-namespace EventFilter.Durability;
+namespace EventFilter;
 
 /// <summary>How far a catch-up has come.</summary>
 /// <param name="Path">The filter file being caught up.</param>

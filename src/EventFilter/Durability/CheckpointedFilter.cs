@@ -1,4 +1,3 @@
-using EventFilter.Checkpoints;
 
 namespace EventFilter.Durability;
 

@@ -1,6 +1,6 @@
 using EventFilter.Integrity;
 
-namespace EventFilter.Durability;
+namespace EventFilter;
 
 /// <summary>
 /// What the filter tells its host about its life. The core takes no logging dependency; the hosting package turns

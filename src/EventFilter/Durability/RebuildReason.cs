@@ -1,4 +1,4 @@
-namespace EventFilter.Durability;
+namespace EventFilter;
 
 /// <summary>Why a filter file is being rebuilt from the log.</summary>
 public enum RebuildReason

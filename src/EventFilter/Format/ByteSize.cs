@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace EventFilter.Format;
+namespace EventFilter;
 
 /// <summary>
 /// Parses a size in bytes as operators write it: <c>256000000</c>, <c>256_000_000</c>, <c>15MB</c>, <c>1GiB</c>, <c>1.5 GB</c>.

@@ -9,7 +9,7 @@ namespace EventFilter.Format;
 /// is the SSE4.2 / ARMv8 instruction where there is one. <see cref="LineChecksum"/> is the same CRC run from 0 with no
 /// final XOR (<c>Append(0, bytes 0-59)</c>), unrolled for the fixed 60-byte line on the verification hot path.
 /// </summary>
-public static class Crc32C
+internal static class Crc32C
 {
     /// <summary>The running value to start an incremental checksum from.</summary>
     public const uint Seed = uint.MaxValue;

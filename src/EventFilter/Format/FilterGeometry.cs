@@ -1,4 +1,4 @@
-namespace EventFilter.Format;
+namespace EventFilter;
 
 /// <summary>
 /// How a filter size in bytes (the <c>stream-existence-filter-size</c> setting) maps to 64-byte cache lines.

@@ -1,6 +1,7 @@
 using System.Buffers.Binary;
+using EventFilter.Format;
 
-namespace EventFilter.Format;
+namespace EventFilter;
 
 /// <summary>
 /// The first 64-byte line of a filter file. All integers little-endian. See docs/file-format.md, section "Header".

@@ -1,4 +1,4 @@
-namespace EventFilter.Format;
+namespace EventFilter;
 
 /// <summary>Why a header was rejected.</summary>
 public enum HeaderProblem

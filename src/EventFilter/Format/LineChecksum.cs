@@ -15,7 +15,7 @@ namespace EventFilter.Format;
 /// the cost of k table lookups, and a line corrupted in memory stays detectably corrupt instead of being re-blessed.
 /// CRC-32C is also what the hardware computes (SSE4.2, ARMv8), via <see cref="BitOperations.Crc32C(uint, ulong)"/>.
 /// </remarks>
-public static class LineChecksum
+internal static class LineChecksum
 {
     /// <summary>Checksum of a line that has only bit <c>b</c> set, for every b in [0, 480).</summary>
     private static readonly uint[] SingleBit = BuildSingleBitTable();

@@ -1,4 +1,4 @@
-namespace EventFilter.Integrity;
+namespace EventFilter;
 
 /// <summary>What a scan of every line's checksum found. See docs/design.md, section "Verification".</summary>
 /// <param name="LinesChecked">Data lines scanned.</param>

@@ -1,4 +1,4 @@
-namespace EventFilter.Journal;
+namespace EventFilter;
 
 /// <summary>
 /// What an open found in a filter's journal: changes flushed but not yet folded into the main file.

@@ -1,4 +1,4 @@
-namespace EventFilter.Log;
+namespace EventFilter;
 
 /// <summary>
 /// The host's log, as the filter sees it: (log position, stream name) records in position order. The filter only

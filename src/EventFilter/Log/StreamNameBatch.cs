@@ -1,4 +1,4 @@
-namespace EventFilter.Log;
+namespace EventFilter;
 
 /// <summary>
 /// A reusable buffer of UTF-8 stream names packed back to back, filled by an <see cref="IStreamNameLog"/> and added to

@@ -1,6 +1,6 @@
 using EventFilter.Format;
 
-namespace EventFilter.Statistics;
+namespace EventFilter;
 
 /// <summary>
 /// The exact false-positive model of a blocked Bloom filter with 480-bit lines. Names spread over lines as a Poisson

@@ -1,4 +1,4 @@
-namespace EventFilter.Statistics;
+namespace EventFilter;
 
 /// <summary>A snapshot of how full a filter is and what that means for its answers.</summary>
 /// <param name="SizeBytes">The configured size.</param>

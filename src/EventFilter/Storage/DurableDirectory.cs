@@ -6,7 +6,7 @@ namespace EventFilter.Storage;
 /// fsync of a directory, so that a create or rename in it survives a power cut. .NET has no API for it;
 /// on Linux and macOS we call the C library directly. Windows makes renames durable with the file itself.
 /// </summary>
-public static partial class DurableDirectory
+internal static partial class DurableDirectory
 {
     private const int ReadOnly = 0;
 

@@ -60,7 +60,7 @@ internal sealed unsafe class MappedFile : IDisposable
             if (stream.Length == 0)
             {
                 // A zero-length file cannot be mapped; report it as what it is, a truncated filter.
-                throw new FilterFileLengthException(path, 0, Format.FilterGeometry.MinSizeBytes);
+                throw new FilterFileLengthException(path, 0, FilterGeometry.MinSizeBytes);
             }
 
             return new MappedFile(stream, writable, writerLock);

@@ -1,4 +1,3 @@
-using EventFilter.Checkpoints;
 using EventFilter.Durability;
 using static EventFilter.Tests.Durability.FilterHarness;
 

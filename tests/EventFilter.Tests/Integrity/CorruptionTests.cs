@@ -71,7 +71,7 @@ public sealed class CorruptionTests : IDisposable
         Assert.True(filter.RebuildRequired);
     }
 
-    private const int VerificationResultLimit = EventFilter.Integrity.VerificationResult.MaxBadLinesReported;
+    private const int VerificationResultLimit = EventFilter.VerificationResult.MaxBadLinesReported;
 
     private string WriteFilter(out FilterFileOptions options)
     {

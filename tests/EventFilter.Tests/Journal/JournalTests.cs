@@ -1,4 +1,3 @@
-using EventFilter.Checkpoints;
 using EventFilter.Journal;
 using EventFilter.Tests.Durability;
 

@@ -1,4 +1,3 @@
-using EventFilter.Checkpoints;
 using EventFilter.Format;
 using Xunit.Abstractions;
 

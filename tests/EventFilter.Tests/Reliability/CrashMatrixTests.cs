@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text;
-using EventFilter.Checkpoints;
 using EventFilter.Tests.Durability;
 using EventFilter.TestHost;
 using Xunit.Abstractions;

@@ -1,4 +1,3 @@
-using EventFilter.Checkpoints;
 using EventFilter.Tests.Durability;
 
 namespace EventFilter.Tests.Reliability;

@@ -1,6 +1,5 @@
 using System.Text;
 using EventFilter;
-using EventFilter.Log;
 using EventLog.Streams;
 
 namespace EventLog.Tests.Filters;
