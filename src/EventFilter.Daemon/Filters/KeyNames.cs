@@ -1,0 +1,36 @@
+namespace EventFilter.Daemon.Filters;
+
+/// <summary>
+/// Filter keys (any bytes) to directory names and back: "k" then the key in lowercase hex. Hex has no separators, dots
+/// or case to fold, so no key can reach outside the data directory or collide with another on a case-insensitive
+/// file system. The prefix keeps the empty key a valid name.
+/// </summary>
+internal static class KeyNames
+{
+    /// <summary>Hex doubles the length; 120 bytes keeps a name well under the usual 255-byte limit.</summary>
+    public const int MaxKeyBytes = 120;
+
+    public static string DirectoryName(ReadOnlySpan<byte> key) => "k" + Convert.ToHexStringLower(key);
+
+    /// <summary>The key a directory name stands for; false for anything else found in the directory.</summary>
+    public static bool TryParse(string directoryName, out byte[] key)
+    {
+        key = [];
+        if (directoryName.Length == 0 || directoryName[0] != 'k' || directoryName.Length % 2 != 1)
+        {
+            return false;
+        }
+
+        ReadOnlySpan<char> hex = directoryName.AsSpan(1);
+        foreach (char c in hex)
+        {
+            if (!char.IsAsciiHexDigitLower(c) && !char.IsAsciiDigit(c))
+            {
+                return false;
+            }
+        }
+
+        key = Convert.FromHexString(hex);
+        return true;
+    }
+}
