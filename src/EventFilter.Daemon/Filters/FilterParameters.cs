@@ -47,22 +47,60 @@ internal readonly record struct FilterParameters(long Capacity, double ErrorRate
     {
         double items = LayerCapacity(layer);
         double rate = LayerErrorRate(layer);
-        long bestSize = long.MaxValue;
-        int bestK = 1;
-        for (int k = 1; k <= FilterHeader.MaxK; k++)
-        {
-            long size = FalsePositiveModel.SizeFor(items, rate, k);
-            if (size > 0 && size < bestSize)
-            {
-                (bestSize, bestK) = (size, k);
-            }
-        }
 
-        if (bestSize > MaxLayerBytes)
+        // The classic filter's size is a lower bound on the blocked one's: refuse early what cannot fit. The search
+        // below starts from it too, because the exact model costs O(names per line) per evaluation.
+        double classicLines = -items * Math.Log(rate) / (Math.Log(2) * Math.Log(2)) / FilterGeometry.BitsPerLine;
+        if (classicLines * FilterGeometry.LineSize > MaxLayerBytes)
         {
             return null;
         }
 
-        return new FilterFileOptions { SizeBytes = Math.Max(bestSize, FilterGeometry.MinSizeBytes), K = bestK };
+        int classicK = (int)Math.Clamp(Math.Round(-Math.Log2(rate)), 1, FilterHeader.MaxK);
+        long bestLines = long.MaxValue;
+        int bestK = classicK;
+        for (int k = Math.Max(1, classicK - 3); k <= Math.Min(FilterHeader.MaxK, classicK + 3); k++)
+        {
+            long lines = LinesFor(items, rate, k, Math.Max(1, (long)classicLines));
+            if (lines < bestLines)
+            {
+                (bestLines, bestK) = (lines, k);
+            }
+        }
+
+        long size = (bestLines + 1) * FilterGeometry.LineSize;
+        return size > MaxLayerBytes ? null : new FilterFileOptions { SizeBytes = Math.Max(size, FilterGeometry.MinSizeBytes), K = bestK };
+    }
+
+    /// <summary>The fewest lines whose expected rate at <paramref name="items"/> is at most <paramref name="rate"/>; long.MaxValue past the limit.</summary>
+    private static long LinesFor(double items, double rate, int k, long from)
+    {
+        long limit = MaxLayerBytes / FilterGeometry.LineSize;
+        long high = from;
+        while (FalsePositiveModel.Expected(items, high, k) > rate)
+        {
+            if (high >= limit)
+            {
+                return long.MaxValue;
+            }
+
+            high = Math.Min(limit, high + Math.Max(1, high / 4));
+        }
+
+        long low = Math.Max(1, high - Math.Max(1, high / 4));
+        while (low < high)
+        {
+            long mid = low + ((high - low) / 2);
+            if (FalsePositiveModel.Expected(items, mid, k) > rate)
+            {
+                low = mid + 1;
+            }
+            else
+            {
+                high = mid;
+            }
+        }
+
+        return high;
     }
 }

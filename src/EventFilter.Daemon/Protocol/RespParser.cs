@@ -97,7 +97,14 @@ internal static class RespParser
     {
         value = 0;
         ReadOnlySpan<byte> rest = input[(position + 1)..];
-        int end = rest[..Math.Min(rest.Length, RespLimits.MaxHeaderLine)].IndexOf((byte)'\r');
+        ReadOnlySpan<byte> window = rest[..Math.Min(rest.Length, RespLimits.MaxHeaderLine)];
+        int end = window.IndexOf((byte)'\r');
+        int newline = window.IndexOf((byte)'\n');
+        if (newline >= 0 && (end < 0 || newline < end))
+        {
+            return ParseResult.ProtocolError; // a bare LF: not RESP
+        }
+
         if (end < 0)
         {
             return rest.Length >= RespLimits.MaxHeaderLine ? ParseResult.ProtocolError : ParseResult.Incomplete;
