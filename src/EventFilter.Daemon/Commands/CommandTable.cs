@@ -26,6 +26,7 @@ internal static class CommandTable
         Define("BF.CARD", 2, 2, BloomCommands.Card),
         Define("BF.INSERT", 4, int.MaxValue, BloomInsert.Run),
         Define("DEL", 2, int.MaxValue, KeyCommands.Delete),
+        Define("UNLINK", 2, int.MaxValue, KeyCommands.Delete),
         Define("EXISTS", 2, int.MaxValue, KeyCommands.Exists),
         Define("KEYS", 2, 2, KeyCommands.Keys),
         Define("FLUSHALL", 1, 2, KeyCommands.FlushAll),

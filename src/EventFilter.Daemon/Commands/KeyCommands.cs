@@ -1,6 +1,6 @@
 namespace EventFilter.Daemon.Commands;
 
-/// <summary>The keyspace commands over named filters: DEL, EXISTS, KEYS and FLUSHALL.</summary>
+/// <summary>The keyspace commands over named filters: DEL (and UNLINK, which StackExchange.Redis sends for KeyDelete), EXISTS, KEYS and FLUSHALL.</summary>
 internal static class KeyCommands
 {
     public static void Delete(CommandContext context)
