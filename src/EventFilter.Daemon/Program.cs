@@ -27,7 +27,7 @@ if (directoryLock is null)
 HostApplicationBuilder builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = false, Args = [] });
 builder.Services.AddSingleton(options);
 builder.Services.AddSingleton(TimeProvider.System);
-builder.Services.AddSingleton(new FilterStore(options.DataDirectory, options.LogSync == LogSync.Always, new FilterObserver()));
+builder.Services.AddSingleton(new FilterStore(options.DataDirectory, new FilterObserver()));
 builder.Services.AddHostedService<FilterLifetime>();
 builder.Services.AddHostedService<Checkpointer>();
 builder.Services.AddHostedService<RespListener>();

@@ -82,6 +82,11 @@ internal static class BloomCommands
         ReadOnlySpan<ulong> digests = context.DigestItems(firstItem);
         Span<bool> added = context.Answers(digests.Length);
         AddOutcome outcome = filter.Add(digests, added, out int answered);
+        if (added[..answered].Contains(true))
+        {
+            context.Added(filter);
+        }
+
         string? error = outcome switch
         {
             AddOutcome.Full => NonScalingFull,

@@ -12,6 +12,7 @@ internal sealed class CommandContext(FilterStore store, DaemonOptions options)
 {
     private ulong[] _digests = new ulong[128];
     private bool[] _answers = new bool[128];
+    private readonly List<NamedFilter> _unsynced = [];
 
     public CommandArguments Arguments { get; } = new();
 
@@ -44,6 +45,33 @@ internal sealed class CommandContext(FilterStore store, DaemonOptions options)
         }
 
         return _digests.AsSpan(0, count);
+    }
+
+    /// <summary>With --log-sync always: <paramref name="filter"/> took new items, so its log is fsynced before the replies go out.</summary>
+    public void Added(NamedFilter filter)
+    {
+        if (Options.LogSync == LogSync.Always && !_unsynced.Contains(filter))
+        {
+            _unsynced.Add(filter);
+        }
+    }
+
+    /// <summary>fsyncs the logs this batch of commands added to; called before its replies are sent.</summary>
+    public void SyncAdded()
+    {
+        foreach (NamedFilter filter in _unsynced)
+        {
+            try
+            {
+                filter.SyncLog();
+            }
+            catch (ObjectDisposedException)
+            {
+                // Deleted meanwhile (DEL, FLUSHALL): nothing of it is left to make durable.
+            }
+        }
+
+        _unsynced.Clear();
     }
 
     public Span<bool> Answers(int count)

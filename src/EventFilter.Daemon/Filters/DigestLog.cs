@@ -97,8 +97,8 @@ internal sealed class DigestLog : IDisposable
         EndPosition += digests.Length * sizeof(ulong);
     }
 
-    /// <summary>fsync: every record appended before this call survives power loss.</summary>
-    public void Sync() => _stream.Flush(flushToDisk: true);
+    /// <summary>fsync: every record appended before this call survives power loss. Safe beside appends on other threads.</summary>
+    public void Sync() => RandomAccess.FlushToDisk(Handle);
 
     /// <summary>Reads whole records from <paramref name="position"/> into <paramref name="digests"/>; returns how many.</summary>
     public int Read(long position, Span<ulong> digests)

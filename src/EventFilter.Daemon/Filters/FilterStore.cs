@@ -13,13 +13,11 @@ internal sealed class FilterStore : IDisposable
     private readonly Lock _gate = new();
     private readonly Dictionary<string, NamedFilter> _filters = new(StringComparer.Ordinal);
     private readonly string _root;
-    private readonly bool _syncEveryAdd;
     private readonly FilterObserver _observer;
 
-    public FilterStore(string dataDirectory, bool syncEveryAdd, FilterObserver observer)
+    public FilterStore(string dataDirectory, FilterObserver observer)
     {
         _root = Path.Combine(dataDirectory, "filters");
-        _syncEveryAdd = syncEveryAdd;
         _observer = observer;
     }
 
@@ -36,19 +34,26 @@ internal sealed class FilterStore : IDisposable
             }
             else if (KeyNames.TryParse(name, out _))
             {
-                _filters[name] = NamedFilter.Open(directory, _syncEveryAdd, _observer);
+                _filters[name] = NamedFilter.Open(directory, _observer);
             }
         }
     }
 
     public int Count { get { lock (_gate) { return _filters.Count; } } }
 
+    /// <summary>The filter named <paramref name="key"/>, or null; allocates nothing (lookups are the hot path).</summary>
     public NamedFilter? Find(ReadOnlySpan<byte> key)
     {
-        string name = KeyNames.DirectoryName(key);
+        if (key.Length > KeyNames.MaxKeyBytes)
+        {
+            return null;
+        }
+
+        Span<char> name = stackalloc char[KeyNames.MaxNameChars];
+        int length = KeyNames.WriteDirectoryName(key, name);
         lock (_gate)
         {
-            return _filters.GetValueOrDefault(name);
+            return _filters.GetAlternateLookup<ReadOnlySpan<char>>().TryGetValue(name[..length], out NamedFilter? filter) ? filter : null;
         }
     }
 
@@ -62,11 +67,14 @@ internal sealed class FilterStore : IDisposable
         }
     }
 
-    public NamedFilter FindOrCreate(ReadOnlySpan<byte> key, FilterParameters parameters)
+    public NamedFilter FindOrCreate(ReadOnlySpan<byte> key, FilterParameters parameters) =>
+        Find(key) ?? CreateOrFind(KeyNames.DirectoryName(key), parameters);
+
+    private NamedFilter CreateOrFind(string name, FilterParameters parameters)
     {
-        string name = KeyNames.DirectoryName(key);
         lock (_gate)
         {
+            // Another connection may have created it since the lookup.
             return _filters.GetValueOrDefault(name) ?? CreateLocked(name, parameters);
         }
     }
@@ -128,7 +136,7 @@ internal sealed class FilterStore : IDisposable
         DigestLog.Create(NamedFilter.LogPath(building), parameters);
         Directory.Move(building, final);
         DurableDirectory.Sync(_root);
-        NamedFilter filter = NamedFilter.Open(final, _syncEveryAdd, _observer);
+        NamedFilter filter = NamedFilter.Open(final, _observer);
         _filters[name] = filter;
         return filter;
     }

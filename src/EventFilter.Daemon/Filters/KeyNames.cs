@@ -10,7 +10,18 @@ internal static class KeyNames
     /// <summary>Hex doubles the length; 120 bytes keeps a name well under the usual 255-byte limit.</summary>
     public const int MaxKeyBytes = 120;
 
+    /// <summary>The longest directory name: the prefix and two hex digits per byte.</summary>
+    public const int MaxNameChars = 1 + (2 * MaxKeyBytes);
+
     public static string DirectoryName(ReadOnlySpan<byte> key) => "k" + Convert.ToHexStringLower(key);
+
+    /// <summary>Writes the directory name of a key of at most <see cref="MaxKeyBytes"/> into <paramref name="name"/>; returns its length.</summary>
+    public static int WriteDirectoryName(ReadOnlySpan<byte> key, Span<char> name)
+    {
+        name[0] = 'k';
+        Convert.TryToHexStringLower(key, name[1..], out int written);
+        return 1 + written;
+    }
 
     /// <summary>The key a directory name stands for; false for anything else found in the directory.</summary>
     public static bool TryParse(string directoryName, out byte[] key)

@@ -12,18 +12,16 @@ internal sealed class NamedFilter : IDisposable
     private readonly Lock _gate = new();
     private readonly DigestLog _log;
     private readonly string _directory;
-    private readonly bool _syncEveryAdd;
     private readonly FilterObserver _observer;
     private readonly List<FilterLayer> _layers = [];
     private ulong[] _pending = new ulong[64];
     private long _checkpointed;
     private bool _closed;
 
-    private NamedFilter(string directory, DigestLog log, bool syncEveryAdd, FilterObserver observer)
+    private NamedFilter(string directory, DigestLog log, FilterObserver observer)
     {
         _directory = directory;
         _log = log;
-        _syncEveryAdd = syncEveryAdd;
         _observer = observer;
     }
 
@@ -32,9 +30,9 @@ internal sealed class NamedFilter : IDisposable
     public static string LogPath(string directory) => Path.Combine(directory, "digest.log");
 
     /// <summary>Opens the filter in <paramref name="directory"/>: its log, then every layer the log's items reach, each caught up.</summary>
-    public static NamedFilter Open(string directory, bool syncEveryAdd, FilterObserver observer)
+    public static NamedFilter Open(string directory, FilterObserver observer)
     {
-        var filter = new NamedFilter(directory, DigestLog.Open(LogPath(directory)), syncEveryAdd, observer);
+        var filter = new NamedFilter(directory, DigestLog.Open(LogPath(directory)), observer);
         try
         {
             long records = filter._log.Records;
@@ -85,7 +83,8 @@ internal sealed class NamedFilter : IDisposable
 
     /// <summary>
     /// Adds each digest, answering true when it was new; stops at the first one a full filter refuses. Every new
-    /// digest is in the log (and, with --log-sync always, fsynced) before this returns, so before the reply.
+    /// digest is written to the log (the page cache: it survives SIGKILL) before this returns, so before the reply;
+    /// with --log-sync always the connection calls <see cref="SyncLog"/> before it sends the replies.
     /// </summary>
     public AddOutcome Add(ReadOnlySpan<ulong> digests, Span<bool> added, out int answered)
     {
@@ -128,15 +127,17 @@ internal sealed class NamedFilter : IDisposable
             if (fresh > 0)
             {
                 _log.Append(_pending.AsSpan(0, fresh));
-                if (_syncEveryAdd)
-                {
-                    _log.Sync();
-                }
             }
 
             return outcome;
         }
     }
+
+    /// <summary>
+    /// fsyncs the log, outside the lock: one fsync covers every add any connection wrote before it, so pipelined and
+    /// concurrent adds share it (group commit). Throws ObjectDisposedException when the filter was deleted meanwhile.
+    /// </summary>
+    public void SyncLog() => _log.Sync();
 
     /// <summary>Syncs the log and checkpoints every layer at its end, unless nothing changed since the last time.</summary>
     public void Checkpoint()

@@ -36,6 +36,13 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
 
                     _filled += read;
                     bool keepOpen = RunCommands();
+
+                    // Group commit: with --log-sync always, one fsync per log for the whole batch, before any reply.
+                    if (!TrySyncAdded())
+                    {
+                        return;
+                    }
+
                     if (context.Reply.Length > 0)
                     {
                         await SendAsync(stopping);
@@ -99,6 +106,21 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
             // A storage failure answers this command; the daemon and the other clients carry on.
             logger.LogError(e, "A command failed on storage");
             context.Reply.Error("ERR storage failure: " + e.Message);
+        }
+    }
+
+    /// <summary>A failed fsync acknowledges nothing: the connection closes without the batch's replies.</summary>
+    private bool TrySyncAdded()
+    {
+        try
+        {
+            context.SyncAdded();
+            return true;
+        }
+        catch (IOException e)
+        {
+            logger.LogError(e, "fsync of a digest log failed; the client's batch is not acknowledged");
+            return false;
         }
     }
 
