@@ -66,14 +66,21 @@ internal static class BloomCommands
     /// <summary>BF.ADD key item, BF.MADD key item [item ...]: a missing key gets a filter with the default parameters.</summary>
     public static void Add(CommandContext context)
     {
-        FilterParameters parameters = context.DefaultParameters;
-        if (BloomArguments.CheckCreate(context.Arguments[1], parameters) is { } invalid)
+        // Only a missing key pays for sizing a layer (the exact false-positive model): never the hot path.
+        NamedFilter? filter = context.Store.Find(context.Arguments[1]);
+        if (filter is null)
         {
-            context.Reply.Error(invalid);
-            return;
+            FilterParameters parameters = context.DefaultParameters;
+            if (BloomArguments.CheckCreate(context.Arguments[1], parameters) is { } invalid)
+            {
+                context.Reply.Error(invalid);
+                return;
+            }
+
+            filter = context.Store.FindOrCreate(context.Arguments[1], parameters);
         }
 
-        AddAndReply(context, context.Store.FindOrCreate(context.Arguments[1], parameters), firstItem: 2, asArray: context.Arguments[0].Length > 6);
+        AddAndReply(context, filter, firstItem: 2, asArray: context.Arguments[0].Length > 6);
     }
 
     /// <summary>Adds arguments [firstItem, Count) and replies as BF.ADD (one integer) or BF.MADD and BF.INSERT (an array).</summary>
@@ -82,10 +89,10 @@ internal static class BloomCommands
         ReadOnlySpan<ulong> digests = context.DigestItems(firstItem);
         Span<bool> added = context.Answers(digests.Length);
         AddOutcome outcome = filter.Add(digests, added, out int answered);
-        if (added[..answered].Contains(true))
-        {
-            context.Added(filter);
-        }
+
+        // Even when every answer is 0: the item may be another connection's add, not yet written, and this
+        // reply too must not go out before it is durable.
+        context.Added(filter);
 
         string? error = outcome switch
         {

@@ -5,16 +5,21 @@ namespace EventFilter.Daemon.Filters;
 /// <summary>
 /// One named filter: its digest log and its chain of layers. An add checks every layer, puts a new item in the last
 /// one (growing the chain when that is full, as RedisBloom does), and appends its digest to the log before the reply
-/// is written. One lock per filter; lookups take it too, so a DEL can never unmap a layer under a reader.
+/// is written. One lock per filter for adds and lookups (so a DEL can never unmap a layer under a reader), and one for
+/// checkpoints, which hold it across their fsyncs so that adds do not wait for the disk.
 /// </summary>
 internal sealed class NamedFilter : IDisposable
 {
     private readonly Lock _gate = new();
+    private readonly Lock _checkpointGate = new();
     private readonly DigestLog _log;
     private readonly string _directory;
     private readonly FilterObserver _observer;
     private readonly List<FilterLayer> _layers = [];
-    private ulong[] _pending = new ulong[64];
+    // Digests added but not yet written to the log: a batch of pipelined adds costs one write, made before any of
+    // their replies is sent (WriteLog). Counted as items, so layer routing always follows log order.
+    private ulong[] _unwritten = new ulong[64];
+    private int _unwrittenCount;
     private long _checkpointed;
     private bool _closed;
 
@@ -52,13 +57,15 @@ internal sealed class NamedFilter : IDisposable
     }
 
     /// <summary>Items BF.ADD answered 1 for (BF.CARD, "Number of items inserted").</summary>
-    public long Count { get { lock (_gate) { return _closed ? 0 : _log.Records; } } }
+    public long Count { get { lock (_gate) { return _closed ? 0 : Items; } } }
+
+    private long Items => _log.Records + _unwrittenCount;
 
     public (long Capacity, long SizeBytes, int Layers, long Items) Describe()
     {
         lock (_gate)
         {
-            return (_layers.Sum(l => l.Capacity), _layers.Sum(l => l.SizeBytes), _layers.Count, _log.Records);
+            return (_layers.Sum(l => l.Capacity), _layers.Sum(l => l.SizeBytes), _layers.Count, Items);
         }
     }
 
@@ -82,9 +89,8 @@ internal sealed class NamedFilter : IDisposable
     }
 
     /// <summary>
-    /// Adds each digest, answering true when it was new; stops at the first one a full filter refuses. Every new
-    /// digest is written to the log (the page cache: it survives SIGKILL) before this returns, so before the reply;
-    /// with --log-sync always the connection calls <see cref="SyncLog"/> before it sends the replies.
+    /// Adds each digest, answering true when it was new; stops at the first one a full filter refuses. The caller
+    /// must call <see cref="WriteLog"/> (and with --log-sync always <see cref="SyncLog"/>) before it replies.
     /// </summary>
     public AddOutcome Add(ReadOnlySpan<ulong> digests, Span<bool> added, out int answered)
     {
@@ -96,14 +102,12 @@ internal sealed class NamedFilter : IDisposable
                 return AddOutcome.Closed;
             }
 
-            if (_pending.Length < digests.Length)
+            if (_unwritten.Length - _unwrittenCount < digests.Length)
             {
-                _pending = new ulong[Math.Max(digests.Length, _pending.Length * 2)];
+                Array.Resize(ref _unwritten, Math.Max(_unwrittenCount + digests.Length, _unwritten.Length * 2));
             }
 
-            int fresh = 0;
             AddOutcome outcome = AddOutcome.Done;
-            long records = _log.Records;
             for (; answered < digests.Length; answered++)
             {
                 ulong digest = digests[answered];
@@ -114,22 +118,26 @@ internal sealed class NamedFilter : IDisposable
                 }
 
                 FilterLayer last = _layers[^1];
-                if (records + fresh >= last.Start + last.Capacity && (outcome = Grow()) != AddOutcome.Done)
+                if (Items >= last.Start + last.Capacity && (outcome = Grow()) != AddOutcome.Done)
                 {
                     break;
                 }
 
                 _layers[^1].File.AddHash(digest);
-                _pending[fresh++] = digest;
+                _unwritten[_unwrittenCount++] = digest;
                 added[answered] = true;
             }
 
-            if (fresh > 0)
-            {
-                _log.Append(_pending.AsSpan(0, fresh));
-            }
-
             return outcome;
+        }
+    }
+
+    /// <summary>Writes the digests added so far to the log (the page cache: from here they survive SIGKILL).</summary>
+    public void WriteLog()
+    {
+        lock (_gate)
+        {
+            WriteLogLocked();
         }
     }
 
@@ -139,24 +147,42 @@ internal sealed class NamedFilter : IDisposable
     /// </summary>
     public void SyncLog() => _log.Sync();
 
-    /// <summary>Syncs the log and checkpoints every layer at its end, unless nothing changed since the last time.</summary>
+    /// <summary>
+    /// Syncs the log and checkpoints every layer at its end, unless nothing changed since the last time. The fsyncs run
+    /// outside the add lock, so adds never wait for the disk; the checkpoint lock keeps a DEL from closing the files meanwhile.
+    /// </summary>
     public void Checkpoint()
     {
-        lock (_gate)
+        lock (_checkpointGate)
         {
-            if (_closed || _log.EndPosition == _checkpointed)
+            long position;
+            FilterLayer[] layers;
+            lock (_gate)
             {
-                return;
+                if (_closed)
+                {
+                    return;
+                }
+
+                WriteLogLocked();
+                if (_log.EndPosition == _checkpointed)
+                {
+                    return;
+                }
+
+                // Every record before this position was added to its layer under this lock: the checkpoint may claim it.
+                position = _log.EndPosition;
+                layers = [.. _layers];
             }
 
             // The log first: a checkpoint is never ahead of the log it is a position in.
             _log.Sync();
-            foreach (FilterLayer layer in _layers)
+            foreach (FilterLayer layer in layers)
             {
-                layer.Checkpoint(_log.EndPosition);
+                layer.Checkpoint(position);
             }
 
-            _checkpointed = _log.EndPosition;
+            _checkpointed = position;
         }
     }
 
@@ -168,10 +194,13 @@ internal sealed class NamedFilter : IDisposable
             Checkpoint();
         }
 
-        lock (_gate)
+        lock (_checkpointGate)
         {
-            _closed = true;
-            Dispose();
+            lock (_gate)
+            {
+                _closed = true;
+                Dispose();
+            }
         }
     }
 
@@ -184,6 +213,15 @@ internal sealed class NamedFilter : IDisposable
 
         _layers.Clear();
         _log.Dispose();
+    }
+
+    private void WriteLogLocked()
+    {
+        if (_unwrittenCount > 0 && !_closed)
+        {
+            _log.Append(_unwritten.AsSpan(0, _unwrittenCount));
+            _unwrittenCount = 0;
+        }
     }
 
     private bool MightExistLocked(ulong digest)

@@ -37,8 +37,8 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
                     _filled += read;
                     bool keepOpen = RunCommands();
 
-                    // Group commit: with --log-sync always, one fsync per log for the whole batch, before any reply.
-                    if (!TrySyncAdded())
+                    // Group commit: one log write (and with --log-sync always one fsync) per filter for the whole batch, before any reply.
+                    if (!TryCommitAdded())
                     {
                         return;
                     }
@@ -109,17 +109,17 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         }
     }
 
-    /// <summary>A failed fsync acknowledges nothing: the connection closes without the batch's replies.</summary>
-    private bool TrySyncAdded()
+    /// <summary>A failed log write or fsync acknowledges nothing: the connection closes without the batch's replies.</summary>
+    private bool TryCommitAdded()
     {
         try
         {
-            context.SyncAdded();
+            context.CommitAdded();
             return true;
         }
         catch (IOException e)
         {
-            logger.LogError(e, "fsync of a digest log failed; the client's batch is not acknowledged");
+            logger.LogError(e, "Writing or syncing a digest log failed; the client's batch is not acknowledged");
             return false;
         }
     }
