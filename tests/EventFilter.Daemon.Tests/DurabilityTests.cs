@@ -12,7 +12,7 @@ public sealed class DurabilityTests
     public void Sigkill_under_load_loses_no_acknowledged_add(string logSync)
     {
         using var directory = new TempDirectory();
-        int rounds = ReliabilityScale.Pick(logSync == "always" ? 4 : 2, 100);
+        int rounds = ReliabilityScale.Pick(logSync == "always" ? 12 : 8, 100);
         var acknowledged = new List<string>();
         var answeredNew = new long[1];
         for (int round = 0; round < rounds; round++)

@@ -17,7 +17,7 @@ public sealed class MalformedFrameTests
         Assert.Equal(1L, bystander.Call("BF.ADD", "steady", "before"));
         long rssBefore = daemon.ResidentBytes();
         var random = new Random(1414);
-        int frames = ReliabilityScale.Pick(3000, 100_000);
+        int frames = ReliabilityScale.Pick(10_000, 100_000);
         for (int i = 0; i < frames; i++)
         {
             byte[] frame = MalformedFrame(random, i);

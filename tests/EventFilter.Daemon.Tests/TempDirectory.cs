@@ -1,21 +1,17 @@
 namespace EventFilter.Daemon.Tests;
 
-/// <summary>A fresh directory per test, deleted afterwards. Short, under /tmp: a Unix socket path must fit in 108 bytes.</summary>
+/// <summary>A fresh directory per test (/tmp/efd-XXXXXX: a Unix socket path must fit in 108 bytes), deleted afterwards.</summary>
 public sealed class TempDirectory : IDisposable
 {
-    public TempDirectory()
-    {
-        Path = System.IO.Path.Combine("/tmp", "efd-" + Guid.NewGuid().ToString("N")[..12]);
-        Directory.CreateDirectory(Path);
-    }
+    private readonly DirectoryInfo _directory = Directory.CreateTempSubdirectory("efd-");
 
-    public string Path { get; }
+    public string Path => _directory.FullName;
 
     public void Dispose()
     {
         try
         {
-            Directory.Delete(Path, recursive: true);
+            _directory.Delete(recursive: true);
         }
         catch (IOException)
         {

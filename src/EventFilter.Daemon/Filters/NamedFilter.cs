@@ -6,9 +6,9 @@ namespace EventFilter.Daemon.Filters;
 /// One named filter: its digest log and its chain of layers. An add checks every layer, puts a new item in the last
 /// one (growing the chain when that is full, as RedisBloom does), and appends its digest to the log before the reply
 /// is written. One lock per filter for adds and lookups (so a DEL can never unmap a layer under a reader), and one for
-/// checkpoints, which hold it across their fsyncs so that adds do not wait for the disk.
+/// checkpoints, which hold it across their fsyncs so that adds do not wait for the disk (NamedFilter.Durability.cs).
 /// </summary>
-internal sealed class NamedFilter : IDisposable
+internal sealed partial class NamedFilter : IDisposable
 {
     private readonly Lock _gate = new();
     private readonly Lock _checkpointGate = new();
@@ -132,78 +132,6 @@ internal sealed class NamedFilter : IDisposable
         }
     }
 
-    /// <summary>Writes the digests added so far to the log (the page cache: from here they survive SIGKILL).</summary>
-    public void WriteLog()
-    {
-        lock (_gate)
-        {
-            WriteLogLocked();
-        }
-    }
-
-    /// <summary>
-    /// fsyncs the log, outside the lock: one fsync covers every add any connection wrote before it, so pipelined and
-    /// concurrent adds share it (group commit). Throws ObjectDisposedException when the filter was deleted meanwhile.
-    /// </summary>
-    public void SyncLog() => _log.Sync();
-
-    /// <summary>
-    /// Syncs the log and checkpoints every layer at its end, unless nothing changed since the last time. The fsyncs run
-    /// outside the add lock, so adds never wait for the disk; the checkpoint lock keeps a DEL from closing the files meanwhile.
-    /// </summary>
-    public void Checkpoint()
-    {
-        lock (_checkpointGate)
-        {
-            long position;
-            FilterLayer[] layers;
-            lock (_gate)
-            {
-                if (_closed)
-                {
-                    return;
-                }
-
-                WriteLogLocked();
-                if (_log.EndPosition == _checkpointed)
-                {
-                    return;
-                }
-
-                // Every record before this position was added to its layer under this lock: the checkpoint may claim it.
-                position = _log.EndPosition;
-                layers = [.. _layers];
-            }
-
-            // The log first: a checkpoint is never ahead of the log it is a position in.
-            _log.Sync();
-            foreach (FilterLayer layer in layers)
-            {
-                layer.Checkpoint(position);
-            }
-
-            _checkpointed = position;
-        }
-    }
-
-    /// <summary>Closes the files; with <paramref name="checkpoint"/>, after a last checkpoint (a clean stop).</summary>
-    public void Close(bool checkpoint)
-    {
-        if (checkpoint)
-        {
-            Checkpoint();
-        }
-
-        lock (_checkpointGate)
-        {
-            lock (_gate)
-            {
-                _closed = true;
-                Dispose();
-            }
-        }
-    }
-
     public void Dispose()
     {
         foreach (FilterLayer layer in _layers)
@@ -213,15 +141,6 @@ internal sealed class NamedFilter : IDisposable
 
         _layers.Clear();
         _log.Dispose();
-    }
-
-    private void WriteLogLocked()
-    {
-        if (_unwrittenCount > 0 && !_closed)
-        {
-            _log.Append(_unwritten.AsSpan(0, _unwrittenCount));
-            _unwrittenCount = 0;
-        }
     }
 
     private bool MightExistLocked(ulong digest)
