@@ -24,6 +24,13 @@ if (directoryLock is null)
     return 3;
 }
 
+// Checked here for a one-line error; the listener checks again when it binds, after the filters are open.
+if (File.Exists(options.SocketPathOrDefault) && UnixSocket.IsLive(options.SocketPathOrDefault))
+{
+    Console.Error.WriteLine($"eventfilterd: another server is listening on the socket '{Path.GetFullPath(options.SocketPathOrDefault)}'");
+    return 4;
+}
+
 HostApplicationBuilder builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = false, Args = [] });
 builder.Services.AddSingleton(options);
 builder.Services.AddSingleton(TimeProvider.System);

@@ -55,6 +55,19 @@ public sealed class SocketTests
     }
 
     [Fact]
+    public void A_socket_another_server_listens_on_is_refused_not_stolen()
+    {
+        using var directory = new TempDirectory();
+        using var other = new TempDirectory();
+        using DaemonProcess first = DaemonProcess.Start(directory.Path);
+        (int exitCode, string output) = DaemonProcess.RunToExit(other.Path, first.SocketPath);
+        Assert.Equal(4, exitCode);
+        Assert.Contains("another server is listening on the socket", output, StringComparison.Ordinal);
+        using RespClient client = first.Connect();
+        Assert.Equal("PONG", client.Call("PING"));
+    }
+
+    [Fact]
     public void Bad_option_fails_with_a_message_naming_it()
     {
         using var directory = new TempDirectory();

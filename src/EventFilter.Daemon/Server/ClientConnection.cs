@@ -58,6 +58,11 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
             {
                 // The client went away or the server is stopping: nothing to answer.
             }
+            catch (Exception e)
+            {
+                // A bug must cost this connection only, never the daemon or the other clients.
+                logger.LogError(e, "A connection failed unexpectedly; it is closed");
+            }
         }
     }
 

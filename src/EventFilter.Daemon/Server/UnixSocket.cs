@@ -12,7 +12,7 @@ internal static class UnixSocket
         {
             // The data-directory lock keeps a second daemon off our data, but the socket may live elsewhere:
             // only a file nobody answers on is stale.
-            if (Answers(full))
+            if (IsLive(full))
             {
                 throw new IOException($"another server is listening on the socket '{full}'");
             }
@@ -41,7 +41,8 @@ internal static class UnixSocket
         }
     }
 
-    private static bool Answers(string path)
+    /// <summary>True when a server accepts connections on the socket file at <paramref name="path"/>.</summary>
+    public static bool IsLive(string path)
     {
         using var probe = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
         try
