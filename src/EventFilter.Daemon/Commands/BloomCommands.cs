@@ -79,7 +79,8 @@ internal static class BloomCommands
             filter = context.Store.FindOrCreate(context.Arguments[1], parameters);
         }
 
-        AddAndReply(context, filter, firstItem: 2, asArray: context.Arguments[0].Length > 6);
+        // BF.MADD (7 letters) answers an array; BF.ADD (6) one integer.
+        AddAndReply(context, filter, firstItem: 2, asArray: context.Arguments[0].Length > "BF.ADD".Length);
     }
 
     /// <summary>Adds arguments [firstItem, Count) and replies as BF.ADD (one integer) or BF.MADD and BF.INSERT (an array).</summary>

@@ -13,7 +13,8 @@ internal static class BloomQueries
             found.Clear();
         }
 
-        bool asArray = context.Arguments[0].Length > 9;
+        // BF.MEXISTS answers an array; BF.EXISTS one integer.
+        bool asArray = context.Arguments[0].Length > "BF.EXISTS".Length;
         if (asArray)
         {
             context.Reply.ArrayHeader(found.Length);
