@@ -1,4 +1,4 @@
-namespace EventFilter.Tests.Reliability;
+namespace EventFilter.Testing;
 
 /// <summary>
 /// The reliability suite runs short in CI and long on demand: set EVENTFILTER_RELIABILITY=full

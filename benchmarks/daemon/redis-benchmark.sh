@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Drives eventfilterd with Debian's redis-benchmark (package redis-tools) over its Unix socket and prints one line per
+# row: the issue-14 commands (-n 200000 -P 64 -r 1000000) and unpipelined single-client latency, in both sync modes.
+# Usage: benchmarks/daemon/redis-benchmark.sh   (builds src/EventFilter.Daemon in Release first)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+dotnet build src/EventFilter.Daemon -c Release -v q -nologo > /dev/null
+daemon=src/EventFilter.Daemon/bin/Release/net10.0/eventfilterd.dll
+for sync in periodic always; do
+  data=$(mktemp -d /tmp/efbench.XXXXXX)
+  socket=$data/eventfilterd.sock
+  started=$(date +%s%N)
+  dotnet "$daemon" --data "$data" --log-sync "$sync" > "$data.log" 2>&1 &
+  pid=$!
+  until redis-cli -s "$socket" PING > /dev/null 2>&1; do sleep 0.01; done
+  echo "$sync: start to first PONG $(( ($(date +%s%N) - started) / 1000000 )) ms"
+  redis-cli -s "$socket" BF.RESERVE f 0.01 1000000 > /dev/null
+  for command in BF.ADD BF.EXISTS; do
+    rps=$(redis-benchmark -s "$socket" -n 200000 -P 64 -r 1000000 $command f __rand_int__ 2>/dev/null | tr '\r' '\n' | grep 'throughput summary' | tail -1)
+    echo "$sync: $command -P 64 (50 clients): $rps"
+    lat=$(redis-benchmark -s "$socket" -n 20000 -c 1 -r 1000000 $command f __rand_int__ 2>/dev/null | tr '\r' '\n' | grep -A1 'avg' | tail -1)
+    echo "$sync: $command one client, unpipelined, avg/min/p50/p95/p99/max ms: $lat"
+  done
+  echo "$sync: RSS after 200k adds into a 1M-capacity filter: $(grep VmRSS /proc/$pid/status | awk '{print $2}') kB"
+  kill "$pid"; wait "$pid" || true
+  rm -rf "$data" "$data.log"
+done

@@ -1,0 +1,93 @@
+using System.IO.Hashing;
+using EventFilter.Daemon.Filters;
+using EventFilter.Daemon.Protocol;
+
+namespace EventFilter.Daemon.Commands;
+
+/// <summary>
+/// Everything a command handler needs, one per connection and reused for each of its commands: the arguments, the
+/// reply buffer, the filters, and scratch arrays for digests and answers, so that commands allocate nothing.
+/// </summary>
+internal sealed class CommandContext(FilterStore store, DaemonOptions options)
+{
+    private ulong[] _digests = new ulong[128];
+    private bool[] _answers = new bool[128];
+    private readonly List<NamedFilter> _added = [];
+
+    public CommandArguments Arguments { get; } = new();
+
+    public RespWriter Reply { get; } = new();
+
+    public FilterStore Store { get; } = store;
+
+    public DaemonOptions Options { get; } = options;
+
+    /// <summary>Set by QUIT: close once the replies so far are sent.</summary>
+    public bool CloseAfterReply { get; set; }
+
+    public FilterParameters DefaultParameters => new(Options.DefaultCapacity, Options.DefaultErrorRate, Expansion: 2, NonScaling: false);
+
+    /// <summary>
+    /// The digests of arguments [<paramref name="first"/>, Count): XxHash3 with seed 0, the hash every layer file is
+    /// created with, so one digest serves the log and every layer.
+    /// </summary>
+    public ReadOnlySpan<ulong> DigestItems(int first)
+    {
+        int count = Arguments.Count - first;
+        if (_digests.Length < count)
+        {
+            _digests = new ulong[Math.Max(count, _digests.Length * 2)];
+        }
+
+        for (int i = 0; i < count; i++)
+        {
+            _digests[i] = XxHash3.HashToUInt64(Arguments[first + i]);
+        }
+
+        return _digests.AsSpan(0, count);
+    }
+
+    /// <summary><paramref name="filter"/> took new items: its log is written (and with --log-sync always, fsynced) before the replies go out.</summary>
+    public void Added(NamedFilter filter)
+    {
+        if (!_added.Contains(filter))
+        {
+            _added.Add(filter);
+        }
+    }
+
+    /// <summary>
+    /// Writes (and with --log-sync always, fsyncs) the logs this batch of commands added to; called before its replies
+    /// are sent, so a batch of pipelined adds costs one write and one fsync per filter (group commit).
+    /// </summary>
+    public void CommitAdded()
+    {
+        foreach (NamedFilter filter in _added)
+        {
+            try
+            {
+                filter.WriteLog();
+                if (Options.LogSync == LogSync.Always)
+                {
+                    filter.SyncLog();
+                }
+            }
+            catch (ObjectDisposedException)
+            {
+                // Deleted meanwhile (DEL, FLUSHALL): nothing of it is left to make durable.
+            }
+        }
+
+        _added.Clear();
+    }
+
+    public Span<bool> Answers(int count)
+    {
+        if (_answers.Length < count)
+        {
+            _answers = new bool[Math.Max(count, _answers.Length * 2)];
+        }
+
+        return _answers.AsSpan(0, count);
+    }
+}

@@ -1,0 +1,43 @@
+using System.Text;
+
+namespace EventFilter.Daemon.Commands;
+
+/// <summary>The connection and server commands: PING, ECHO, QUIT, COMMAND and INFO.</summary>
+internal static class ServerCommands
+{
+    public static void Ping(CommandContext context)
+    {
+        if (context.Arguments.Count == 2)
+        {
+            context.Reply.Bulk(context.Arguments[1]);
+        }
+        else
+        {
+            context.Reply.SimpleString("PONG"u8);
+        }
+    }
+
+    public static void Echo(CommandContext context) => context.Reply.Bulk(context.Arguments[1]);
+
+    public static void Quit(CommandContext context)
+    {
+        context.Reply.Ok();
+        context.CloseAfterReply = true;
+    }
+
+    /// <summary>redis-cli asks for COMMAND DOCS at start for its hints; an empty array tells it there are none.</summary>
+    public static void Command(CommandContext context) => context.Reply.ArrayHeader(0);
+
+    public static void Info(CommandContext context)
+    {
+        var text = new StringBuilder()
+            .Append("# Server\r\n")
+            .Append("redis_version:7.0.0\r\n")
+            .Append("eventfilterd_version:").Append(typeof(ServerCommands).Assembly.GetName().Version).Append("\r\n")
+            .Append("process_id:").Append(Environment.ProcessId).Append("\r\n")
+            .Append("log_sync:").Append(context.Options.LogSync.ToString().ToLowerInvariant()).Append("\r\n")
+            .Append("\r\n# Keyspace\r\n")
+            .Append("filters:").Append(context.Store.Count).Append("\r\n");
+        context.Reply.Bulk(text.ToString());
+    }
+}

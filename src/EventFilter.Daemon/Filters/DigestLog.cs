@@ -1,0 +1,111 @@
+using System.Buffers.Binary;
+using System.IO.Hashing;
+using EventFilter.Storage;
+using Microsoft.Win32.SafeHandles;
+
+namespace EventFilter.Daemon.Filters;
+
+/// <summary>
+/// A filter's append-only log of the 64-bit digests of the items it took in (those BF.ADD answered 1 for), after a
+/// checksummed header holding the filter's <see cref="FilterParameters"/>. The log is the filter: layer files are
+/// rebuilt and caught up from it. Positions are byte offsets; the first record is at <see cref="HeaderLength"/>.
+/// See docs/daemon.md, "Durability".
+/// </summary>
+internal sealed class DigestLog : IDisposable
+{
+    public const int HeaderLength = 40;
+    private static ReadOnlySpan<byte> Magic => "EFDIGEST"u8;
+    private const int Version = 1;
+
+    private readonly FileStream _stream;
+
+    private DigestLog(FileStream stream, FilterParameters parameters, long end)
+    {
+        _stream = stream;
+        Parameters = parameters;
+        EndPosition = end;
+    }
+
+    public FilterParameters Parameters { get; }
+
+    /// <summary>The end of the last whole record written (not necessarily synced).</summary>
+    public long EndPosition { get; private set; }
+
+    public long Records => (EndPosition - HeaderLength) / sizeof(ulong);
+
+    private SafeFileHandle Handle => _stream.SafeFileHandle;
+
+    /// <summary>Writes a new log with its header, durably (fsync, then the directory), before any record can go in.</summary>
+    public static void Create(string path, FilterParameters parameters)
+    {
+        Span<byte> header = stackalloc byte[HeaderLength];
+        Magic.CopyTo(header);
+        BinaryPrimitives.WriteInt32LittleEndian(header[8..], Version);
+        BinaryPrimitives.WriteInt32LittleEndian(header[12..], parameters.Expansion);
+        BinaryPrimitives.WriteInt64LittleEndian(header[16..], parameters.Capacity);
+        BinaryPrimitives.WriteDoubleLittleEndian(header[24..], parameters.ErrorRate);
+        BinaryPrimitives.WriteInt32LittleEndian(header[32..], parameters.NonScaling ? 1 : 0);
+        BinaryPrimitives.WriteUInt32LittleEndian(header[36..], Crc32.HashToUInt32(header[..36]));
+        using (var stream = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.None, bufferSize: 0))
+        {
+            stream.Write(header);
+            stream.Flush(flushToDisk: true);
+        }
+
+        DurableDirectory.Sync(Path.GetDirectoryName(Path.GetFullPath(path))!);
+    }
+
+    /// <summary>Opens a log, dropping a torn last record (a crash mid-append never acknowledged it).</summary>
+    /// <exception cref="InvalidDataException">The header is missing or fails its checksum.</exception>
+    public static DigestLog Open(string path)
+    {
+        var stream = new FileStream(path, FileMode.Open, FileAccess.ReadWrite, FileShare.Read, bufferSize: 0);
+        try
+        {
+            Span<byte> header = stackalloc byte[HeaderLength];
+            if (stream.Length < HeaderLength || RandomAccess.Read(stream.SafeFileHandle, header, 0) != HeaderLength
+                || !header[..8].SequenceEqual(Magic) || BinaryPrimitives.ReadInt32LittleEndian(header[8..]) != Version
+                || BinaryPrimitives.ReadUInt32LittleEndian(header[36..]) != Crc32.HashToUInt32(header[..36]))
+            {
+                throw new InvalidDataException($"'{path}' is not a digest log: its header is missing, of another version or fails its checksum.");
+            }
+
+            var parameters = new FilterParameters(
+                BinaryPrimitives.ReadInt64LittleEndian(header[16..]),
+                BinaryPrimitives.ReadDoubleLittleEndian(header[24..]),
+                BinaryPrimitives.ReadInt32LittleEndian(header[12..]),
+                BinaryPrimitives.ReadInt32LittleEndian(header[32..]) != 0);
+            long end = HeaderLength + ((stream.Length - HeaderLength) / sizeof(ulong) * sizeof(ulong));
+            if (end != stream.Length)
+            {
+                stream.SetLength(end);
+            }
+
+            return new DigestLog(stream, parameters, end);
+        }
+        catch
+        {
+            stream.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>Appends records with one write; the caller serialises appends.</summary>
+    public void Append(ReadOnlySpan<ulong> digests)
+    {
+        RandomAccess.Write(Handle, System.Runtime.InteropServices.MemoryMarshal.AsBytes(digests), EndPosition);
+        EndPosition += digests.Length * sizeof(ulong);
+    }
+
+    /// <summary>fsync: every record appended before this call survives power loss. Safe beside appends on other threads.</summary>
+    public void Sync() => RandomAccess.FlushToDisk(Handle);
+
+    /// <summary>Reads whole records from <paramref name="position"/> into <paramref name="digests"/>; returns how many.</summary>
+    public int Read(long position, Span<ulong> digests)
+    {
+        int bytes = RandomAccess.Read(Handle, System.Runtime.InteropServices.MemoryMarshal.AsBytes(digests), position);
+        return bytes / sizeof(ulong);
+    }
+
+    public void Dispose() => _stream.Dispose();
+}

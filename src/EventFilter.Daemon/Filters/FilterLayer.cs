@@ -1,0 +1,74 @@
+using EventFilter.Durability;
+
+namespace EventFilter.Daemon.Filters;
+
+/// <summary>
+/// One layer of a named filter: one of our filter files with its checkpoint, holding the items whose index in the
+/// digest log falls in [<see cref="Start"/>, <see cref="Start"/> + <see cref="Capacity"/>). Opened, verified and
+/// rebuilt by the core (docs/design.md, "Open sequence"), then caught up from the digest log.
+/// </summary>
+internal sealed class FilterLayer : IDisposable
+{
+    private readonly CheckpointedFilter _filter;
+
+    private FilterLayer(CheckpointedFilter filter, long start, long capacity)
+    {
+        _filter = filter;
+        Start = start;
+        Capacity = capacity;
+    }
+
+    public long Start { get; }
+
+    public long Capacity { get; }
+
+    public long SizeBytes => _filter.File.Header.SizeBytes;
+
+    public FilterFile File => _filter.File;
+
+    public static string PathFor(string directory, int layer) => Path.Combine(directory, $"layer-{layer:D3}.filter");
+
+    /// <summary>Opens (or creates, or rebuilds) layer <paramref name="layer"/> and catches it up to the log's end.</summary>
+    public static FilterLayer Open(string directory, int layer, DigestLog log, FilterFileOptions options, FilterObserver observer)
+    {
+        CheckpointedFilter filter = FilterOpener.OpenOrRebuild(PathFor(directory, layer), options, options, log.EndPosition, observer);
+        var opened = new FilterLayer(filter, log.Parameters.LayerStart(layer), log.Parameters.LayerCapacity(layer));
+        try
+        {
+            opened.CatchUp(log);
+        }
+        catch
+        {
+            opened.Dispose();
+            throw;
+        }
+
+        return opened;
+    }
+
+    /// <summary>Records before <paramref name="position"/> that belong here are all added: make that durable.</summary>
+    public void Checkpoint(long position) => _filter.Checkpoint(position);
+
+    /// <summary>Adds this layer's records from its checkpoint to the log's end, then checkpoints there.</summary>
+    private void CatchUp(DigestLog log)
+    {
+        long end = Math.Min(log.EndPosition, DigestLog.HeaderLength + ((Start + Capacity) * sizeof(ulong)));
+        long position = Math.Max(_filter.DurablePosition, DigestLog.HeaderLength + (Start * sizeof(ulong)));
+        Span<ulong> digests = new ulong[8192];
+        while (position < end)
+        {
+            int read = log.Read(position, digests[..(int)Math.Min(digests.Length, (end - position) / sizeof(ulong))]);
+            if (read == 0)
+            {
+                break;
+            }
+
+            File.AddHashes(digests[..read]);
+            position += read * sizeof(ulong);
+        }
+
+        _filter.Checkpoint(log.EndPosition);
+    }
+
+    public void Dispose() => _filter.Dispose();
+}

@@ -1,0 +1,90 @@
+namespace EventFilter.Daemon.Filters;
+
+/// <summary>
+/// How a named filter's adds reach the disk: queued digests are written to the log before any reply (WriteLog), fsynced
+/// before the reply with --log-sync always (SyncLog), and checkpointed into the layers every interval. See
+/// docs/daemon.md, "Durability".
+/// </summary>
+internal sealed partial class NamedFilter
+{
+    /// <summary>Writes the digests added so far to the log (the page cache: from here they survive SIGKILL).</summary>
+    public void WriteLog()
+    {
+        lock (_gate)
+        {
+            WriteLogLocked();
+        }
+    }
+
+    /// <summary>
+    /// fsyncs the log, outside the lock: one fsync covers every add any connection wrote before it, so pipelined and
+    /// concurrent adds share it (group commit). Throws ObjectDisposedException when the filter was deleted meanwhile.
+    /// </summary>
+    public void SyncLog() => _log.Sync();
+
+    /// <summary>
+    /// Syncs the log and checkpoints every layer at its end, unless nothing changed since the last time. The fsyncs run
+    /// outside the add lock, so adds never wait for the disk; the checkpoint lock keeps a DEL from closing the files meanwhile.
+    /// </summary>
+    public void Checkpoint()
+    {
+        lock (_checkpointGate)
+        {
+            long position;
+            FilterLayer[] layers;
+            lock (_gate)
+            {
+                if (_closed)
+                {
+                    return;
+                }
+
+                WriteLogLocked();
+                if (_log.EndPosition == _checkpointed)
+                {
+                    return;
+                }
+
+                // Every record before this position was added to its layer under this lock: the checkpoint may claim it.
+                position = _log.EndPosition;
+                layers = [.. _layers];
+            }
+
+            // The log first: a checkpoint is never ahead of the log it is a position in.
+            _log.Sync();
+            foreach (FilterLayer layer in layers)
+            {
+                layer.Checkpoint(position);
+            }
+
+            _checkpointed = position;
+        }
+    }
+
+    /// <summary>Closes the files; with <paramref name="checkpoint"/>, after a last checkpoint (a clean stop).</summary>
+    public void Close(bool checkpoint)
+    {
+        if (checkpoint)
+        {
+            Checkpoint();
+        }
+
+        lock (_checkpointGate)
+        {
+            lock (_gate)
+            {
+                _closed = true;
+                Dispose();
+            }
+        }
+    }
+
+    private void WriteLogLocked()
+    {
+        if (_unwrittenCount > 0 && !_closed)
+        {
+            _log.Append(_unwritten.AsSpan(0, _unwrittenCount));
+            _unwrittenCount = 0;
+        }
+    }
+}

@@ -1,0 +1,181 @@
+using EventFilter.Durability;
+
+namespace EventFilter.Daemon.Filters;
+
+/// <summary>
+/// One named filter: its digest log and its chain of layers. An add checks every layer, puts a new item in the last
+/// one (growing the chain when that is full, as RedisBloom does), and appends its digest to the log before the reply
+/// is written. One lock per filter for adds and lookups (so a DEL can never unmap a layer under a reader), and one for
+/// checkpoints, which hold it across their fsyncs so that adds do not wait for the disk (NamedFilter.Durability.cs).
+/// </summary>
+internal sealed partial class NamedFilter : IDisposable
+{
+    private readonly Lock _gate = new();
+    private readonly Lock _checkpointGate = new();
+    private readonly DigestLog _log;
+    private readonly string _directory;
+    private readonly FilterObserver _observer;
+    private readonly List<FilterLayer> _layers = [];
+    // Digests added but not yet written to the log: a batch of pipelined adds costs one write, made before any of
+    // their replies is sent (WriteLog). Counted as items, so layer routing always follows log order.
+    private ulong[] _unwritten = new ulong[64];
+    private int _unwrittenCount;
+    private long _checkpointed;
+    private bool _closed;
+
+    private NamedFilter(string directory, DigestLog log, FilterObserver observer)
+    {
+        _directory = directory;
+        _log = log;
+        _observer = observer;
+    }
+
+    public FilterParameters Parameters => _log.Parameters;
+
+    public static string LogPath(string directory) => Path.Combine(directory, "digest.log");
+
+    /// <summary>Opens the filter in <paramref name="directory"/>: its log, then every layer the log's items reach, each caught up.</summary>
+    public static NamedFilter Open(string directory, FilterObserver observer)
+    {
+        var filter = new NamedFilter(directory, DigestLog.Open(LogPath(directory)), observer);
+        try
+        {
+            long records = filter._log.Records;
+            do
+            {
+                filter.OpenLayer(filter._layers.Count);
+            }
+            while (filter._layers[^1].Start + filter._layers[^1].Capacity < records);
+            filter._checkpointed = filter._log.EndPosition;
+            return filter;
+        }
+        catch
+        {
+            filter.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>Items BF.ADD answered 1 for (BF.CARD, "Number of items inserted").</summary>
+    public long Count { get { lock (_gate) { return _closed ? 0 : Items; } } }
+
+    private long Items => _log.Records + _unwrittenCount;
+
+    public (long Capacity, long SizeBytes, int Layers, long Items) Describe()
+    {
+        lock (_gate)
+        {
+            return (_layers.Sum(l => l.Capacity), _layers.Sum(l => l.SizeBytes), _layers.Count, Items);
+        }
+    }
+
+    /// <summary>Answers for each digest whether it may have been added; false when the filter was deleted meanwhile.</summary>
+    public bool MightExist(ReadOnlySpan<ulong> digests, Span<bool> results)
+    {
+        lock (_gate)
+        {
+            if (_closed)
+            {
+                return false;
+            }
+
+            for (int i = 0; i < digests.Length; i++)
+            {
+                results[i] = MightExistLocked(digests[i]);
+            }
+
+            return true;
+        }
+    }
+
+    /// <summary>
+    /// Adds each digest, answering true when it was new; stops at the first one a full filter refuses. The caller
+    /// must call <see cref="WriteLog"/> (and with --log-sync always <see cref="SyncLog"/>) before it replies.
+    /// </summary>
+    public AddOutcome Add(ReadOnlySpan<ulong> digests, Span<bool> added, out int answered)
+    {
+        answered = 0;
+        lock (_gate)
+        {
+            if (_closed)
+            {
+                return AddOutcome.Closed;
+            }
+
+            if (_unwritten.Length - _unwrittenCount < digests.Length)
+            {
+                Array.Resize(ref _unwritten, Math.Max(_unwrittenCount + digests.Length, _unwritten.Length * 2));
+            }
+
+            AddOutcome outcome = AddOutcome.Done;
+            for (; answered < digests.Length; answered++)
+            {
+                ulong digest = digests[answered];
+                if (MightExistLocked(digest))
+                {
+                    added[answered] = false;
+                    continue;
+                }
+
+                FilterLayer last = _layers[^1];
+                if (Items >= last.Start + last.Capacity && (outcome = Grow()) != AddOutcome.Done)
+                {
+                    break;
+                }
+
+                _layers[^1].File.AddHash(digest);
+                _unwritten[_unwrittenCount++] = digest;
+                added[answered] = true;
+            }
+
+            return outcome;
+        }
+    }
+
+    public void Dispose()
+    {
+        foreach (FilterLayer layer in _layers)
+        {
+            layer.Dispose();
+        }
+
+        _layers.Clear();
+        _log.Dispose();
+    }
+
+    private bool MightExistLocked(ulong digest)
+    {
+        foreach (FilterLayer layer in _layers)
+        {
+            if (layer.File.MightExistHash(digest))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    private AddOutcome Grow()
+    {
+        if (Parameters.NonScaling)
+        {
+            return AddOutcome.Full;
+        }
+
+        if (_layers.Count >= FilterParameters.MaxLayers || Parameters.LayerOptions(_layers.Count) is null)
+        {
+            return AddOutcome.CannotGrow;
+        }
+
+        OpenLayer(_layers.Count);
+        return AddOutcome.Done;
+    }
+
+    private void OpenLayer(int layer)
+    {
+        FilterFileOptions options = Parameters.LayerOptions(layer)
+            ?? throw new InvalidDataException($"layer {layer} of '{_directory}' would exceed {FilterParameters.MaxLayerBytes} bytes");
+        _layers.Add(FilterLayer.Open(_directory, layer, _log, options, _observer));
+    }
+}

@@ -1,0 +1,89 @@
+using System.Buffers.Text;
+using System.Text;
+
+namespace EventFilter.Daemon.Protocol;
+
+/// <summary>
+/// The replies of one connection, in RESP2, gathered in one growing buffer and sent once per read: a pipelined batch
+/// of commands costs one send, and answers go out in order. Reused for the life of the connection.
+/// </summary>
+internal sealed class RespWriter
+{
+    private static readonly byte[] Crlf = "\r\n"u8.ToArray();
+    private byte[] _buffer = new byte[16 * 1024];
+
+    public int Length { get; private set; }
+
+    public ReadOnlyMemory<byte> Written => _buffer.AsMemory(0, Length);
+
+    public void Clear() => Length = 0;
+
+    public void SimpleString(ReadOnlySpan<byte> text) => Line((byte)'+', text);
+
+    public void Ok() => SimpleString("OK"u8);
+
+    /// <summary>An error reply; <paramref name="message"/> starts with its code (ERR, WRONGTYPE) and has no line breaks.</summary>
+    public void Error(string message)
+    {
+        Span<byte> span = Reserve(message.Length * 3 + 3);
+        span[0] = (byte)'-';
+        int written = Encoding.UTF8.GetBytes(message.ReplaceLineEndings(" "), span[1..]);
+        Crlf.CopyTo(span[(1 + written)..]);
+        Length += written + 3;
+    }
+
+    public void Integer(long value) => Number((byte)':', value);
+
+    public void ArrayHeader(long count) => Number((byte)'*', count);
+
+    public void NullBulk() => Raw("$-1\r\n"u8);
+
+    public void Bulk(ReadOnlySpan<byte> value)
+    {
+        Number((byte)'$', value.Length);
+        Raw(value);
+        Raw(Crlf);
+    }
+
+    public void Bulk(string value)
+    {
+        int bytes = Encoding.UTF8.GetByteCount(value);
+        Number((byte)'$', bytes);
+        Length += Encoding.UTF8.GetBytes(value, Reserve(bytes));
+        Raw(Crlf);
+    }
+
+    private void Line(byte type, ReadOnlySpan<byte> text)
+    {
+        Span<byte> span = Reserve(text.Length + 3);
+        span[0] = type;
+        text.CopyTo(span[1..]);
+        Crlf.CopyTo(span[(1 + text.Length)..]);
+        Length += text.Length + 3;
+    }
+
+    private void Number(byte type, long value)
+    {
+        Span<byte> span = Reserve(24);
+        span[0] = type;
+        Utf8Formatter.TryFormat(value, span[1..], out int written);
+        Crlf.CopyTo(span[(1 + written)..]);
+        Length += written + 3;
+    }
+
+    private void Raw(ReadOnlySpan<byte> bytes)
+    {
+        bytes.CopyTo(Reserve(bytes.Length));
+        Length += bytes.Length;
+    }
+
+    private Span<byte> Reserve(int bytes)
+    {
+        if (_buffer.Length - Length < bytes)
+        {
+            Array.Resize(ref _buffer, Math.Max(_buffer.Length * 2, Length + bytes));
+        }
+
+        return _buffer.AsSpan(Length);
+    }
+}

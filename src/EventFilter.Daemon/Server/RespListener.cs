@@ -1,0 +1,78 @@
+using System.Net;
+using System.Net.Sockets;
+using EventFilter.Daemon.Commands;
+using EventFilter.Daemon.Filters;
+using EventFilter.Daemon.Protocol;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+
+namespace EventFilter.Daemon.Server;
+
+/// <summary>
+/// Accepts clients on the Unix socket (and on loopback TCP with --port) and runs each on its own task. Started after
+/// the filters are open, so the socket file appearing means the daemon is ready.
+/// </summary>
+internal sealed class RespListener(DaemonOptions options, FilterStore store, ILogger<RespListener> logger) : BackgroundService
+{
+    private readonly RespLimits _limits = new();
+    private readonly List<Task> _clients = [];
+
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        var sockets = new List<Socket> { UnixSocket.Bind(options.SocketPathOrDefault, options.SocketMode) };
+        if (options.Port is { } port)
+        {
+            var tcp = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+            tcp.Bind(new IPEndPoint(IPAddress.Loopback, port));
+            tcp.Listen(512);
+            sockets.Add(tcp);
+        }
+
+        logger.LogInformation("eventfilterd listening on unix:{Socket}{Tcp}, data in {Data}, log sync {Sync}",
+            options.SocketPathOrDefault, options.Port is { } p ? $" and tcp:127.0.0.1:{p}" : "", options.DataDirectory, options.LogSync);
+        try
+        {
+            await Task.WhenAll(sockets.Select(s => AcceptAsync(s, stoppingToken)));
+        }
+        finally
+        {
+            foreach (Socket socket in sockets)
+            {
+                socket.Dispose();
+            }
+
+            File.Delete(options.SocketPathOrDefault);
+            Task[] clients;
+            lock (_clients)
+            {
+                clients = [.. _clients];
+            }
+
+            await Task.WhenAll(clients);
+        }
+    }
+
+    private async Task AcceptAsync(Socket listener, CancellationToken stopping)
+    {
+        while (!stopping.IsCancellationRequested)
+        {
+            Socket client;
+            try
+            {
+                client = await listener.AcceptAsync(stopping);
+            }
+            catch (OperationCanceledException)
+            {
+                return;
+            }
+
+            var connection = new ClientConnection(client, new CommandContext(store, options), _limits, logger);
+            Task running = Task.Run(() => connection.RunAsync(stopping), CancellationToken.None);
+            lock (_clients)
+            {
+                _clients.RemoveAll(t => t.IsCompleted);
+                _clients.Add(running);
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+using System.Diagnostics;
+using System.Net.Sockets;
+
+namespace EventFilter.Daemon.Tests;
+
+/// <summary>
+/// eventfilterd as a real child process (<c>dotnet eventfilterd.dll</c>, copied beside the tests), so that it can be
+/// killed with SIGKILL mid-write. Ready means its socket accepts a connection, polled with a bounded timeout.
+/// </summary>
+public sealed class DaemonProcess : IDisposable
+{
+    private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(30);
+    private readonly Process _process;
+    private readonly List<string> _output = [];
+
+    private DaemonProcess(string dataDirectory, string socketPath, string[] extraArguments)
+    {
+        SocketPath = socketPath;
+        var start = new ProcessStartInfo(Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "eventfilterd.dll"));
+        foreach (string argument in (string[])["--data", dataDirectory, "--socket", socketPath, .. extraArguments])
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        _process = Process.Start(start)!;
+        _process.OutputDataReceived += (_, e) => OnLine(e.Data);
+        _process.ErrorDataReceived += (_, e) => OnLine(e.Data);
+        _process.BeginOutputReadLine();
+        _process.BeginErrorReadLine();
+    }
+
+    public string SocketPath { get; }
+
+    public int Id => _process.Id;
+
+    public bool HasExited => _process.HasExited;
+
+    public string Output
+    {
+        get
+        {
+            lock (_output)
+            {
+                return string.Join('\n', _output);
+            }
+        }
+    }
+
+    /// <summary>Starts the daemon and waits until its socket answers; the socket defaults to DIR/eventfilterd.sock.</summary>
+    public static DaemonProcess Start(string dataDirectory, params string[] extraArguments) =>
+        StartAt(dataDirectory, Path.Combine(dataDirectory, "eventfilterd.sock"), extraArguments);
+
+    public static DaemonProcess StartAt(string dataDirectory, string socketPath, params string[] extraArguments)
+    {
+        var daemon = new DaemonProcess(dataDirectory, socketPath, extraArguments);
+        try
+        {
+            daemon.WaitUntilListening();
+            return daemon;
+        }
+        catch
+        {
+            daemon.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>Starts a daemon that is expected to refuse to start; returns its exit code once it has exited.</summary>
+    public static (int ExitCode, string Output) RunToExit(string dataDirectory, string socketPath, params string[] extraArguments)
+    {
+        using var daemon = new DaemonProcess(dataDirectory, socketPath, extraArguments);
+        Assert.True(daemon._process.WaitForExit(StartTimeout), "the daemon should have refused to start");
+        daemon._process.WaitForExit(); // drains the redirected output
+        return (daemon._process.ExitCode, daemon.Output);
+    }
+
+    public RespClient Connect() => new(SocketPath);
+
+    /// <summary>SIGKILL: no shutdown, no checkpoint, no flush: a crash as far as the data directory can tell.</summary>
+    public void Kill()
+    {
+        _process.Kill();
+        _process.WaitForExit();
+    }
+
+    /// <summary>SIGTERM, the host's clean stop: last checkpoints, socket removed. Returns the exit code.</summary>
+    public int Stop()
+    {
+        using (Process kill = Process.Start("kill", ["-TERM", _process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
+        {
+            kill.WaitForExit();
+        }
+
+        Assert.True(_process.WaitForExit(StartTimeout), $"the daemon did not stop on SIGTERM:\n{Output}");
+        return _process.ExitCode;
+    }
+
+    /// <summary>Resident set size in bytes, from /proc.</summary>
+    public long ResidentBytes()
+    {
+        string line = File.ReadLines($"/proc/{_process.Id}/status").First(l => l.StartsWith("VmRSS:", StringComparison.Ordinal));
+        return long.Parse(line.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1], System.Globalization.CultureInfo.InvariantCulture) * 1024;
+    }
+
+    public void Dispose()
+    {
+        if (!_process.HasExited)
+        {
+            Kill();
+        }
+
+        _process.Dispose();
+    }
+
+    private void WaitUntilListening()
+    {
+        var clock = Stopwatch.StartNew();
+        while (true)
+        {
+            Assert.False(_process.HasExited, $"the daemon exited before listening:\n{Output}");
+            Assert.True(clock.Elapsed < StartTimeout, $"the daemon did not listen within {StartTimeout}:\n{Output}");
+            if (File.Exists(SocketPath))
+            {
+                try
+                {
+                    using var probe = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+                    probe.Connect(new UnixDomainSocketEndPoint(SocketPath));
+                    return;
+                }
+                catch (SocketException)
+                {
+                    // A stale file, or bound but not yet listening: poll again.
+                }
+            }
+
+            Thread.Sleep(20);
+        }
+    }
+
+    private void OnLine(string? line)
+    {
+        if (line is not null)
+        {
+            lock (_output)
+            {
+                _output.Add(line);
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+using System.Globalization;
+using System.Net.Sockets;
+using System.Text;
+
+namespace EventFilter.Daemon.Tests;
+
+/// <summary>
+/// A small raw RESP2 client over the daemon's Unix socket. Replies decode to: string (simple), <see cref="RespError"/>,
+/// long, byte[] (bulk), null, object?[] (array). Raw sends let tests pipeline and send malformed frames.
+/// </summary>
+public sealed class RespClient : IDisposable
+{
+    private readonly Socket _socket;
+    private readonly NetworkStream _stream;
+    private readonly BufferedStream _reader;
+
+    public RespClient(string socketPath)
+    {
+        _socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+        _socket.Connect(new UnixDomainSocketEndPoint(socketPath));
+        _socket.ReceiveTimeout = 30_000;
+        _stream = new NetworkStream(_socket);
+        _reader = new BufferedStream(_stream);
+    }
+
+    public static byte[] Encode(params object[] arguments)
+    {
+        var frame = new MemoryStream();
+        frame.Write(Encoding.ASCII.GetBytes($"*{arguments.Length}\r\n"));
+        foreach (object argument in arguments)
+        {
+            byte[] bytes = argument as byte[] ?? Encoding.UTF8.GetBytes(Convert.ToString(argument, CultureInfo.InvariantCulture)!);
+            frame.Write(Encoding.ASCII.GetBytes($"${bytes.Length}\r\n"));
+            frame.Write(bytes);
+            frame.Write("\r\n"u8);
+        }
+
+        return frame.ToArray();
+    }
+
+    public object? Call(params object[] arguments)
+    {
+        SendRaw(Encode(arguments));
+        return Read();
+    }
+
+    public void SendRaw(byte[] bytes) => _stream.Write(bytes);
+
+    /// <summary>No more requests: the daemon sees end of input.</summary>
+    public void ShutdownSend() => _socket.Shutdown(SocketShutdown.Send);
+
+    /// <summary>True when the daemon closed the connection (end of stream with nothing pending).</summary>
+    public bool IsClosedByServer()
+    {
+        try
+        {
+            return _reader.ReadByte() < 0;
+        }
+        catch (IOException e) when (e.InnerException is SocketException { SocketErrorCode: SocketError.ConnectionReset })
+        {
+            // Closing with our bytes still unread makes the kernel reset the connection: closed all the same.
+            return true;
+        }
+    }
+
+    public object? Read()
+    {
+        int type = _reader.ReadByte();
+        string line = ReadLine();
+        switch (type)
+        {
+            case '+': return line;
+            case '-': return new RespError(line);
+            case ':': return long.Parse(line, CultureInfo.InvariantCulture);
+            case '$':
+                int length = int.Parse(line, CultureInfo.InvariantCulture);
+                if (length < 0)
+                {
+                    return null;
+                }
+
+                byte[] bulk = new byte[length + 2];
+                _reader.ReadExactly(bulk);
+                return bulk[..length];
+            case '*':
+                int count = int.Parse(line, CultureInfo.InvariantCulture);
+                return count < 0 ? null : Enumerable.Range(0, count).Select(_ => Read()).ToArray();
+            case -1: throw new EndOfStreamException("the daemon closed the connection");
+            default: throw new InvalidDataException($"unexpected reply type '{(char)type}'");
+        }
+    }
+
+    private string ReadLine()
+    {
+        var line = new StringBuilder();
+        int b;
+        while ((b = _reader.ReadByte()) != '\r')
+        {
+            if (b < 0)
+            {
+                throw new EndOfStreamException("the daemon closed the connection mid-reply");
+            }
+
+            line.Append((char)b);
+        }
+
+        _ = _reader.ReadByte();
+        return line.ToString();
+    }
+
+    public void Dispose()
+    {
+        _reader.Dispose();
+        _socket.Dispose();
+    }
+}
