@@ -8,66 +8,66 @@ namespace EventFilter.Hosting.Telemetry;
 /// </summary>
 internal static partial class Log
 {
-    [LoggerMessage(1, LogLevel.Information, "Stream-existence filter starting: {Path}, {SizeBytes} bytes, checkpoint every {CheckpointInterval} at {PositionSource}")]
+    [LoggerMessage(1, LogLevel.Information, "Stream-existence filter starting: {Path}, {SizeBytes} bytes, checkpoint every {CheckpointInterval} at {PositionSource}", EventName = "Starting")]
     public static partial void Starting(ILogger logger, string path, long sizeBytes, TimeSpan checkpointInterval, string positionSource);
 
-    [LoggerMessage(2, LogLevel.Information, "Stream-existence filter {Path} {Action} and verified: {LinesChecked} lines, {CorruptedLines} corrupted")]
+    [LoggerMessage(2, LogLevel.Information, "Stream-existence filter {Path} {Action} and verified: {LinesChecked} lines, {CorruptedLines} corrupted", EventName = "Opened")]
     public static partial void Opened(ILogger logger, string path, string action, long linesChecked, long corruptedLines);
 
-    [LoggerMessage(3, LogLevel.Warning, "Stream-existence filter {Path} has {CorruptedLines} corrupted lines ({CorruptedFraction:P3}; rebuilt above {Threshold:P1}); {RepairedLines} repaired now by setting them to all ones; first bad lines: {FirstBadLines}")]
+    [LoggerMessage(3, LogLevel.Warning, "Stream-existence filter {Path} has {CorruptedLines} corrupted lines ({CorruptedFraction:P3}; rebuilt above {Threshold:P1}); {RepairedLines} repaired now by setting them to all ones; first bad lines: {FirstBadLines}", EventName = "CorruptedLines")]
     public static partial void CorruptedLines(ILogger logger, string path, long corruptedLines, double corruptedFraction, double threshold, long repairedLines, string firstBadLines);
 
-    [LoggerMessage(EventId = 4, Message = "Stream-existence filter {Path} is being rebuilt from the log: {Reason} ({Detail})")]
+    [LoggerMessage(EventId = 4, Message = "Stream-existence filter {Path} is being rebuilt from the log: {Reason} ({Detail})", EventName = "RebuildStarted")]
     public static partial void RebuildStarted(ILogger logger, LogLevel level, string path, string reason, string detail);
 
-    [LoggerMessage(19, LogLevel.Information, "Stream-existence filter {Path} does not exist yet: creating it and filling it from the log")]
+    [LoggerMessage(19, LogLevel.Information, "Stream-existence filter {Path} does not exist yet: creating it and filling it from the log", EventName = "Creating")]
     public static partial void Creating(ILogger logger, string path);
 
-    [LoggerMessage(5, LogLevel.Information, "Stream-existence filter {Path} is being resized from {FromSizeBytes} to {ToSizeBytes} bytes; the old file serves until the new one has caught up")]
+    [LoggerMessage(5, LogLevel.Information, "Stream-existence filter {Path} is being resized from {FromSizeBytes} to {ToSizeBytes} bytes; the old file serves until the new one has caught up", EventName = "ResizeStarted")]
     public static partial void ResizeStarted(ILogger logger, string path, long fromSizeBytes, long toSizeBytes);
 
-    [LoggerMessage(6, LogLevel.Information, "Stream-existence filter {Path} resized to {SizeBytes} bytes")]
+    [LoggerMessage(6, LogLevel.Information, "Stream-existence filter {Path} resized to {SizeBytes} bytes", EventName = "ResizeCompleted")]
     public static partial void ResizeCompleted(ILogger logger, string path, long sizeBytes);
 
-    [LoggerMessage(7, LogLevel.Warning, "Stream-existence filter {Path}: checkpoint ignored ({Reason}); catching up from the start of the log")]
+    [LoggerMessage(7, LogLevel.Warning, "Stream-existence filter {Path}: checkpoint ignored ({Reason}); catching up from the start of the log", EventName = "CheckpointIgnored")]
     public static partial void CheckpointIgnored(ILogger logger, string path, string reason);
 
-    [LoggerMessage(8, LogLevel.Information, "Catching up {Path}: {Records} records, {RecordsPerSecond:N0} records/s, {Percent:F1}%, ETA {Eta}")]
+    [LoggerMessage(8, LogLevel.Information, "Catching up {Path}: {Records} records, {RecordsPerSecond:N0} records/s, {Percent:F1}%, ETA {Eta}", EventName = "CatchUpProgress")]
     public static partial void CatchUpProgress(ILogger logger, string path, long records, double recordsPerSecond, double percent, string eta);
 
-    [LoggerMessage(9, LogLevel.Information, "Stream-existence filter {Path} caught up: {Records} records in {ElapsedSeconds:F1} s, {RecordsPerSecond:N0} records/s; ready")]
+    [LoggerMessage(9, LogLevel.Information, "Stream-existence filter {Path} caught up: {Records} records in {ElapsedSeconds:F1} s, {RecordsPerSecond:N0} records/s; ready", EventName = "CatchUpCompleted")]
     public static partial void CatchUpCompleted(ILogger logger, string path, long records, double elapsedSeconds, double recordsPerSecond);
 
-    [LoggerMessage(10, LogLevel.Debug, "Stream-existence filter {Path} checkpointed at {Position}: {BytesFlushed} bytes flushed in {FlushMilliseconds:F1} ms")]
+    [LoggerMessage(10, LogLevel.Debug, "Stream-existence filter {Path} checkpointed at {Position}: {BytesFlushed} bytes flushed in {FlushMilliseconds:F1} ms", EventName = "CheckpointWritten")]
     public static partial void CheckpointWritten(ILogger logger, string path, long position, long bytesFlushed, double flushMilliseconds);
 
-    [LoggerMessage(20, LogLevel.Debug, "Stream-existence filter {Path}: journal folded into the file: {BytesWritten} bytes written in {FoldMilliseconds:F1} ms")]
+    [LoggerMessage(20, LogLevel.Debug, "Stream-existence filter {Path}: journal folded into the file: {BytesWritten} bytes written in {FoldMilliseconds:F1} ms", EventName = "JournalFolded")]
     public static partial void JournalFolded(ILogger logger, string path, long bytesWritten, double foldMilliseconds);
 
-    [LoggerMessage(21, LogLevel.Warning, "Stream-existence filter {Path}: its journal is damaged ({Detail}); nothing after the damage is used, and catch-up re-reads the log from the last position committed before it")]
+    [LoggerMessage(21, LogLevel.Warning, "Stream-existence filter {Path}: its journal is damaged ({Detail}); nothing after the damage is used, and catch-up re-reads the log from the last position committed before it", EventName = "JournalDamaged")]
     public static partial void JournalDamaged(ILogger logger, string path, string detail);
 
-    [LoggerMessage(11, LogLevel.Warning, "Stream-existence filter {Path}: the log was truncated; checkpoint moved back from {FromPosition} to {ToPosition}")]
+    [LoggerMessage(11, LogLevel.Warning, "Stream-existence filter {Path}: the log was truncated; checkpoint moved back from {FromPosition} to {ToPosition}", EventName = "Truncated")]
     public static partial void Truncated(ILogger logger, string path, long fromPosition, long toPosition);
 
-    [LoggerMessage(12, LogLevel.Error, "Stream-existence filter {Path}: catch-up or resize failed; lookups answer \"maybe\" until the host restarts: {Message}")]
+    [LoggerMessage(12, LogLevel.Error, "Stream-existence filter {Path}: catch-up or resize failed; lookups answer \"maybe\" until the host restarts: {Message}", EventName = "BackgroundWorkFailed")]
     public static partial void BackgroundWorkFailed(ILogger logger, string path, string message, Exception error);
 
-    [LoggerMessage(13, LogLevel.Critical, "Stream-existence filter {Path} could not be opened, so the host stops: {Message}")]
+    [LoggerMessage(13, LogLevel.Critical, "Stream-existence filter {Path} could not be opened, so the host stops: {Message}", EventName = "OpenFailed")]
     public static partial void OpenFailed(ILogger logger, string path, string message, Exception error);
 
-    [LoggerMessage(14, LogLevel.Error, "Stream-existence filter {Path}: checkpoint at {Position} failed: {Message}")]
+    [LoggerMessage(14, LogLevel.Error, "Stream-existence filter {Path}: checkpoint at {Position} failed: {Message}", EventName = "CheckpointFailed")]
     public static partial void CheckpointFailed(ILogger logger, string path, long position, string message, Exception error);
 
-    [LoggerMessage(15, LogLevel.Information, "Stream-existence filter disabled ({SizeKey} is 0): every lookup answers \"maybe\"")]
+    [LoggerMessage(15, LogLevel.Information, "Stream-existence filter disabled ({SizeKey} is 0): every lookup answers \"maybe\"", EventName = "Disabled")]
     public static partial void Disabled(ILogger logger, string sizeKey);
 
-    [LoggerMessage(16, LogLevel.Information, "Stream-existence filter {Path} stopped; final checkpoint at {Position}")]
+    [LoggerMessage(16, LogLevel.Information, "Stream-existence filter {Path} stopped; final checkpoint at {Position}", EventName = "Stopped")]
     public static partial void Stopped(ILogger logger, string path, long? position);
 
-    [LoggerMessage(17, LogLevel.Warning, "Stream-existence filter {Path}: shutdown timed out waiting for background work; the file stays mapped and the next start catches up from the last checkpoint")]
+    [LoggerMessage(17, LogLevel.Warning, "Stream-existence filter {Path}: shutdown timed out waiting for background work; the file stays mapped and the next start catches up from the last checkpoint", EventName = "StopTimedOut")]
     public static partial void StopTimedOut(ILogger logger, string path);
 
-    [LoggerMessage(18, LogLevel.Debug, "Stream-existence filter statistics: {FillRatio:P2} of bits set, about {EstimatedNames:N0} names, estimated false-positive rate {FalsePositiveRate:P3}, {AllOnesLines} all-ones lines")]
+    [LoggerMessage(18, LogLevel.Debug, "Stream-existence filter statistics: {FillRatio:P2} of bits set, about {EstimatedNames:N0} names, estimated false-positive rate {FalsePositiveRate:P3}, {AllOnesLines} all-ones lines", EventName = "Statistics")]
     public static partial void Statistics(ILogger logger, double fillRatio, double estimatedNames, double falsePositiveRate, long allOnesLines);
 }
