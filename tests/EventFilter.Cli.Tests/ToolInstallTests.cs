@@ -1,0 +1,57 @@
+using System.Diagnostics;
+
+namespace EventFilter.Cli.Tests;
+
+/// <summary>
+/// `eventfilter` installs as a .NET tool the way docs/operations.md says: pack the built CLI into a folder, install it
+/// from there into a tool path, run it. Packs with --no-build (the test run has just built it), so it changes no build
+/// output under the other tests' feet.
+/// </summary>
+public sealed class ToolInstallTests : IDisposable
+{
+    private readonly TempDirectory _dir = new();
+
+    public void Dispose() => _dir.Dispose();
+
+    [Fact]
+    public void The_tool_packs_installs_into_a_tool_path_and_answers_version()
+    {
+        string repository = RepositoryRoot();
+        string artifacts = _dir.File("artifacts"), tools = _dir.File("tools");
+
+        Run("dotnet", repository, "pack", Path.Combine("src", "EventFilter.Cli"), "-c", "Release", "--no-build", "-o", artifacts);
+        Run("dotnet", repository, "tool", "install", "--tool-path", tools, "--add-source", artifacts, "EventFilter.Cli");
+        string version = Run(Path.Combine(tools, "eventfilter"), repository, "--version");
+
+        Assert.Matches(@"^\d+\.\d+\.\d+", version.Trim());
+    }
+
+    private static string RepositoryRoot()
+    {
+        var directory = new DirectoryInfo(AppContext.BaseDirectory);
+        while (directory is not null && !File.Exists(Path.Combine(directory.FullName, "EventFilter.sln")))
+        {
+            directory = directory.Parent;
+        }
+
+        return directory?.FullName ?? throw new InvalidOperationException("no EventFilter.sln above " + AppContext.BaseDirectory);
+    }
+
+    private static string Run(string program, string directory, params string[] arguments)
+    {
+        var start = new ProcessStartInfo(program) { WorkingDirectory = directory, RedirectStandardOutput = true, RedirectStandardError = true };
+        foreach (string argument in arguments)
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        using Process process = Process.Start(start)!;
+        Task<string> error = process.StandardError.ReadToEndAsync();
+        string output = process.StandardOutput.ReadToEnd();
+
+        // A hang guard, not a timing assertion: packing and installing take seconds.
+        Assert.True(process.WaitForExit(TimeSpan.FromMinutes(5)), $"{program} {string.Join(' ', arguments)} did not finish");
+        Assert.True(process.ExitCode == 0, $"{program} {string.Join(' ', arguments)} exited {process.ExitCode}: {output} {error.Result}");
+        return output;
+    }
+}
