@@ -6,7 +6,7 @@ using EventLog;
 namespace EventFilter.IndexExperiments;
 
 /// <summary>
-/// shared/seeds/002's SSTable tables, against the engine's index: <c>GetLastEventNumber</c> latency by number of index
+/// the SSTable tables of the SSTable Bloom filter benchmarks write-up, against the engine's index: <c>GetLastEventNumber</c> latency by number of index
 /// files, share of absent keys, per-file filter rate, and a filter sized for 10x too few streams.
 /// </summary>
 internal sealed class LookupExperiments(string root, int entriesPerFile, int lookups)

@@ -1,7 +1,7 @@
 using System.Globalization;
 using EventFilter.IndexExperiments;
 
-// `lookup` (shared/seeds/002's SSTable tables), `write` (shared/seeds/004's write cost) or `all` (the default), each
+// `lookup` (the SSTable tables of the SSTable Bloom filter benchmarks write-up), `write` (the write cost of the LevelDB filter-block experiment) or `all` (the default), each
 // printing markdown tables. Options: --entries N (entries per index file, default 10,000), --lookups N (timed lookups
 // per row, default 100,000), --rounds N (write-cost rounds, default 3), --data DIR. See docs/benchmarks.md.
 string experiment = args.Length > 0 && !args[0].StartsWith("--", StringComparison.Ordinal) ? args[0] : "all";

@@ -26,7 +26,7 @@ internal readonly record struct WriteConfig(bool PerFileFilters, long FilterSize
 }
 
 /// <summary>
-/// shared/seeds/004's question (does maintaining filters slow writes?) asked of the engine: append throughput to
+/// the LevelDB filter-block experiment's question (does maintaining filters slow writes?) asked of the engine: append throughput to
 /// existing streams, and the time one index flush takes, with each filter on and off. Configs run in interleaved
 /// rounds so that other load on the machine spreads over all of them.
 /// </summary>

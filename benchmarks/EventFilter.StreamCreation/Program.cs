@@ -1,7 +1,7 @@
 using System.Globalization;
 using EventFilter.StreamCreation;
 
-// The stream-creation experiment (shared/seeds/001): N events to N new streams per config, a CSV row per window of
+// The stream-creation experiment (the "Bloom Filters in EventStoreDB" post): N events to N new streams per config, a CSV row per window of
 // streams, a summary table, and with --csv an SVG chart beside the CSV. See docs/benchmarks.md.
 HarnessSettings settings;
 try

@@ -22,7 +22,7 @@ public sealed class StreamExistenceFilterHostingOptions
     /// The filter's size in bytes, as text so that units work: <c>256000000</c>, <c>256MB</c>, <c>1GiB</c>
     /// (rules in <see cref="ByteSize"/>). <c>0</c> disables the filter; otherwise it must be between
     /// <see cref="FilterGeometry.MinSizeBytes"/> and <see cref="FilterGeometry.MaxSizeBytes"/> bytes.
-    /// Plan about 1 byte per expected stream for about 2% false positives.
+    /// Plan about 1 byte per expected stream for about 3% false positives (docs/configuration.md, "Sizing").
     /// </summary>
     /// <value>The default value is <c>256MB</c> (256,000,000 bytes).</value>
     public string StreamExistenceFilterSize { get; set; } = "256MB";
