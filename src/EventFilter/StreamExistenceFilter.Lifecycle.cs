@@ -115,7 +115,7 @@ public sealed partial class StreamExistenceFilter
         else
         {
             ResizeFiles.Discard(path);
-            building = new CheckpointedFilter(FilterFile.Create(resizePath, configured), CheckpointFile.PathFor(resizePath), 0, _observer);
+            building = new CheckpointedFilter(FilterFile.Create(resizePath, configured), 0, _observer);
         }
 
         _building = building; // From here on every host add reaches the new file too.

@@ -33,9 +33,6 @@ internal sealed class AtomicBitmap
         }
     }
 
-    /// <summary>True when <paramref name="index"/> is in the set now.</summary>
-    public bool Contains(long index) => (Volatile.Read(ref _words[index >> 6]) & (1UL << (int)(index & 63))) != 0;
-
     /// <summary>Number of members now (a snapshot; adds may race it).</summary>
     public long Count()
     {
@@ -106,19 +103,6 @@ internal sealed class AtomicBitmap
         {
             long remaining = Capacity - ((long)w << 6);
             Interlocked.Or(ref _words[w], remaining >= 64 ? ulong.MaxValue : (1UL << (int)remaining) - 1);
-        }
-    }
-
-    /// <summary>Adds every member of <paramref name="other"/> to this set (used by one thread at a time).</summary>
-    public void UnionWith(AtomicBitmap other)
-    {
-        for (int w = 0; w < _words.Length; w++)
-        {
-            ulong bits = Volatile.Read(ref other._words[w]);
-            if (bits != 0)
-            {
-                Interlocked.Or(ref _words[w], bits);
-            }
         }
     }
 

@@ -11,18 +11,15 @@ internal sealed class CheckpointedFilter : IDisposable
     private readonly Lock _gate = new();
     private readonly FilterObserver _observer;
 
-    public CheckpointedFilter(FilterFile file, string checkpointPath, long startPosition, FilterObserver observer)
+    public CheckpointedFilter(FilterFile file, long startPosition, FilterObserver observer)
     {
         File = file;
-        CheckpointPath = checkpointPath;
         DurablePosition = startPosition;
         _observer = observer;
         file.Folded = fold => observer.JournalFolded(file.Path, fold);
     }
 
     public FilterFile File { get; }
-
-    public string CheckpointPath { get; private set; }
 
     /// <summary>The position the checkpoint file vouches for now; catch-up starts here.</summary>
     public long DurablePosition { get; private set; }
@@ -84,7 +81,6 @@ internal sealed class CheckpointedFilter : IDisposable
         lock (_gate)
         {
             File.MovedTo(filterPath);
-            CheckpointPath = CheckpointFile.PathFor(filterPath);
         }
     }
 

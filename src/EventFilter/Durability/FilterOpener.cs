@@ -48,7 +48,7 @@ internal static class FilterOpener
             observer.JournalDamaged(path, damage);
         }
 
-        var filter = new CheckpointedFilter(file, checkpointPath, StartPosition(file, checkpointPath, logEnd, observer), observer);
+        var filter = new CheckpointedFilter(file, StartPosition(file, checkpointPath, logEnd, observer), observer);
         if (filter.DurablePosition > logEnd)
         {
             // The log is shorter than the checkpoint claims: it lost its tail while we were stopped.
