@@ -125,9 +125,10 @@ public sealed partial class StreamExistenceFilter
         {
             // The swap renames two files; the new file's journal is folded first so that nothing else needs renaming,
             // and the old file stops folding, so it cannot write under the shared name after the swap.
+            // Folded first: if that fails (a full disk), the resize fails and the old file goes on serving, unretired.
+            building.File.FoldJournal();
             CheckpointedFilter old = _serving!;
             old.File.Retire();
-            building.File.FoldJournal();
             ResizeFiles.Swap(path);
             building.MovedTo(path);
             _serving = building;
