@@ -118,8 +118,12 @@ public sealed partial class StreamExistenceFilter
             building = new CheckpointedFilter(FilterFile.Create(resizePath, configured), 0, _observer);
         }
 
-        _building = building; // From here on every host add reaches the new file too.
-        await _catchUp.RunAsync(building, cancellationToken).ConfigureAwait(false);
+        // From here on every host add reaches the new file too. An add that read the old target is covered by the log's
+        // appended end, read after this exchange: its full fence pairs with the one the host's writer issues between
+        // publishing that end and calling Add, so either the add sees the new file or this read sees its record.
+        Interlocked.Exchange(ref _building, building);
+        long appendedEnd = _log.AppendedEndPosition;
+        await _catchUp.RunAsync(building, cancellationToken, appendedEnd).ConfigureAwait(false);
 
         lock (_checkpointGate)
         {

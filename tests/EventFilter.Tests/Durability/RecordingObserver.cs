@@ -24,6 +24,8 @@ public sealed class RecordingObserver : FilterObserver
 
     private int _folds;
 
+    private readonly List<(string Path, long Position, TaskCompletionSource Reached)> _checkpointWaits = [];
+
     public override void JournalFolded(string path, FlushResult fold) => Interlocked.Increment(ref _folds);
 
     public override void JournalDamaged(string path, string detail) => JournalDamage = detail;
@@ -36,7 +38,32 @@ public sealed class RecordingObserver : FilterObserver
 
     public override void ResizeCompleted(string path, long sizeBytes) => ResizesCompleted++;
 
-    public override void CheckpointWritten(string path, long position, FlushResult flush) => CheckpointsWritten++;
+    public override void CheckpointWritten(string path, long position, FlushResult flush)
+    {
+        CheckpointsWritten++;
+        lock (_checkpointWaits)
+        {
+            foreach ((string waitPath, long waitPosition, TaskCompletionSource reached) in _checkpointWaits)
+            {
+                if (waitPath == path && position >= waitPosition)
+                {
+                    reached.TrySetResult();
+                }
+            }
+        }
+    }
+
+    /// <summary>Completes once a checkpoint of the file at <paramref name="path"/> is written at or past <paramref name="position"/>.</summary>
+    public Task WhenCheckpointed(string path, long position)
+    {
+        var reached = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        lock (_checkpointWaits)
+        {
+            _checkpointWaits.Add((path, position, reached));
+        }
+
+        return reached.Task;
+    }
 
     public override void Truncated(string path, long fromPosition, long toPosition) => Truncations.Add((fromPosition, toPosition));
 }
