@@ -12,6 +12,8 @@ public sealed class RecordingObserver : FilterObserver
 
     public int ResizesCompleted { get; private set; }
 
+    public List<RebuildReason> OnlineRebuildsCompleted { get; } = [];
+
     public int CheckpointsWritten { get; private set; }
 
     public List<(long From, long To)> Truncations { get; } = [];
@@ -37,6 +39,8 @@ public sealed class RecordingObserver : FilterObserver
     public override void CheckpointIgnored(string path, string reason) => IgnoredCheckpoints.Add(reason);
 
     public override void ResizeCompleted(string path, long sizeBytes) => ResizesCompleted++;
+
+    public override void OnlineRebuildCompleted(string path, RebuildReason reason) => OnlineRebuildsCompleted.Add(reason);
 
     public override void CheckpointWritten(string path, long position, FlushResult flush)
     {
