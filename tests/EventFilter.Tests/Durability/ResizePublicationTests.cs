@@ -20,23 +20,9 @@ public sealed class ResizePublicationTests : IDisposable
     public async Task An_add_that_missed_publication_and_is_made_durable_after_the_catch_up_read_the_end_survives_the_swap()
     {
         var log = new InMemoryStreamLog();
-        await WriteCheckpointedAsync(Options(_dir, size: 1 << 18), log, Durable);
-
         var observer = new RecordingObserver();
-        StreamExistenceFilterOptions resized = Options(_dir, size: 1 << 20);
-        using var filter = new StreamExistenceFilter(resized, log, observer);
-        filter.Open();
-        Assert.Equal(1 << 18, filter.ServingSizeBytes);
-
-        // The gate: these adds are made before the new file exists (so they reach the old one only), and their records
-        // are appended but held back from durability, as a group commit's are between its write and its fsync.
-        for (int i = Durable; i < Durable + Late; i++)
-        {
-            log.AppendPending(Names.Added(i));
-            filter.Add(Names.Added(i));
-        }
-
-        Task newFileReadTheDurableEnd = observer.WhenCheckpointed(ResizeFiles.PathFor(resized.FilterPath), Durable);
+        using StreamExistenceFilter filter = await OpenWithLateAddsAsync(log, observer);
+        Task newFileReadTheDurableEnd = observer.WhenCheckpointed(ResizeFiles.PathFor(Options(_dir).FilterPath), Durable);
         Task catchUp = filter.CatchUpAsync(CancellationToken.None);
 
         // Open the gate only once the new file's catch-up has read everything durable (or, were the fix missing, once
@@ -54,19 +40,9 @@ public sealed class ResizePublicationTests : IDisposable
     public async Task A_truncation_of_the_pending_records_ends_the_wait_for_them()
     {
         var log = new InMemoryStreamLog();
-        await WriteCheckpointedAsync(Options(_dir, size: 1 << 18), log, Durable);
-
         var observer = new RecordingObserver();
-        StreamExistenceFilterOptions resized = Options(_dir, size: 1 << 20);
-        using var filter = new StreamExistenceFilter(resized, log, observer);
-        filter.Open();
-        for (int i = Durable; i < Durable + Late; i++)
-        {
-            log.AppendPending(Names.Added(i));
-            filter.Add(Names.Added(i));
-        }
-
-        Task waiting = observer.WhenCheckpointed(ResizeFiles.PathFor(resized.FilterPath), Durable);
+        using StreamExistenceFilter filter = await OpenWithLateAddsAsync(log, observer);
+        Task waiting = observer.WhenCheckpointed(ResizeFiles.PathFor(Options(_dir).FilterPath), Durable);
         Task catchUp = filter.CatchUpAsync(CancellationToken.None);
         await waiting.WaitAsync(TimeSpan.FromMinutes(1));
 
@@ -77,5 +53,23 @@ public sealed class ResizePublicationTests : IDisposable
 
         Assert.Equal(1 << 20, filter.ServingSizeBytes);
         Assert.Equal(0, FalseNegatives(filter, Durable));
+    }
+
+    // A filter of 256 KiB checkpointed over the durable records, reopened at 1 MiB (a resize pending), with the late
+    // adds made: before the new file exists (so they reach the old one only), their records appended but held back
+    // from durability, as a group commit's are between its write and its fsync.
+    private async Task<StreamExistenceFilter> OpenWithLateAddsAsync(InMemoryStreamLog log, RecordingObserver observer)
+    {
+        await WriteCheckpointedAsync(Options(_dir, size: 1 << 18), log, Durable);
+        var filter = new StreamExistenceFilter(Options(_dir, size: 1 << 20), log, observer);
+        filter.Open();
+        Assert.Equal(1 << 18, filter.ServingSizeBytes);
+        for (int i = Durable; i < Durable + Late; i++)
+        {
+            log.AppendPending(Names.Added(i));
+            filter.Add(Names.Added(i));
+        }
+
+        return filter;
     }
 }
