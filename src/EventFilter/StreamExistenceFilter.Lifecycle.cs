@@ -78,9 +78,10 @@ public sealed partial class StreamExistenceFilter
         await Task.CompletedTask.ConfigureAwait(ConfigureAwaitOptions.ForceYielding);
         try
         {
-            CatchUpProgress done = await _catchUp.RunAsync(serving, cancellationToken).ConfigureAwait(false);
-            _state = FilterState.Ready;
-            _ready.TrySetResult();
+            // Ready as soon as every durable name is in, not after the final checkpoint: that one only spares the next
+            // start a re-read, and writing most of a large file it took as long as the catch-up's adds (issue 12).
+            CatchUpProgress done = await _catchUp.RunAsync(serving, cancellationToken, caughtUp: BecomeReady).ConfigureAwait(false);
+            BecomeReady();
             _observer.CatchUpCompleted(done);
             if ((_resizePending || _rebuildPending) && TryClaimBesideBuild())
             {
@@ -104,6 +105,15 @@ public sealed partial class StreamExistenceFilter
 
             _ready.TrySetException(error);
             throw;
+        }
+    }
+
+    private void BecomeReady()
+    {
+        if (_state == FilterState.Initializing)
+        {
+            _state = FilterState.Ready;
+            _ready.TrySetResult();
         }
     }
 

@@ -55,7 +55,7 @@ internal sealed class StreamExistenceFilterHealthCheck(HostedStreamExistenceFilt
         // Ready. A failed resize, online rebuild or checkpoint leaves correct answers but needs an operator.
         if (filter.Failure is { } backgroundFailure)
         {
-            return HealthCheckResult.Degraded($"resize or online rebuild failed: {backgroundFailure.Message}", backgroundFailure, data);
+            return HealthCheckResult.Degraded($"background work failed (a resize, an online rebuild or catch-up's final checkpoint): {backgroundFailure.Message}", backgroundFailure, data);
         }
 
         if (filter.CheckpointFailure is { } checkpointFailure)

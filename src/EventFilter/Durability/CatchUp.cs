@@ -55,7 +55,11 @@ internal sealed class CatchUp
     /// Adds every record from the target's checkpoint to the log's durable end. With <paramref name="coverTo"/>, it
     /// does not finish before it has read up to there either, waiting for the host to make those records durable.
     /// </summary>
-    public async Task<CatchUpProgress> RunAsync(CheckpointedFilter target, CancellationToken cancellationToken, long coverTo = 0)
+    /// <remarks>
+    /// <c>caughtUp</c> is called once, when everything durable (and up to <c>coverTo</c>) has been added, before the
+    /// final checkpoint: from then on the target holds every name in the log, and its checkpoint is only for the next start.
+    /// </remarks>
+    public async Task<CatchUpProgress> RunAsync(CheckpointedFilter target, CancellationToken cancellationToken, long coverTo = 0, Action? caughtUp = null)
     {
         Volatile.Write(ref _coverTo, coverTo);
         long start = target.DurablePosition;
@@ -85,9 +89,13 @@ internal sealed class CatchUp
                     continue;
                 }
 
-                if (Position >= end && target.Checkpoint(Position, epoch))
+                if (Position >= end)
                 {
-                    break;
+                    Interlocked.Exchange(ref caughtUp, null)?.Invoke();
+                    if (target.Checkpoint(Position, epoch))
+                    {
+                        break;
+                    }
                 }
 
                 continue;
@@ -104,6 +112,7 @@ internal sealed class CatchUp
                     continue;
                 }
 
+                Interlocked.Exchange(ref caughtUp, null)?.Invoke();
                 if (target.Checkpoint(Position, epoch))
                 {
                     break;
