@@ -23,10 +23,10 @@ public sealed record CliRun(int ExitCode, string Stdout, string Stderr)
     /// <summary>Stderr's non-empty lines.</summary>
     public string[] ErrorLines => Stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
 
-    /// <summary>The failure contract: exit 2, nothing on stdout, one line on stderr, and no stack trace.</summary>
-    public void AssertOneLineFailure(string expectedInMessage)
+    /// <summary>The failure contract: the exit code (2 unless told), nothing on stdout, one line on stderr, and no stack trace.</summary>
+    public void AssertOneLineFailure(string expectedInMessage, int exitCode = 2)
     {
-        Assert.Equal(2, ExitCode);
+        Assert.Equal(exitCode, ExitCode);
         Assert.Equal(string.Empty, Stdout);
         string line = Assert.Single(ErrorLines);
         Assert.Contains(expectedInMessage, line, StringComparison.OrdinalIgnoreCase);

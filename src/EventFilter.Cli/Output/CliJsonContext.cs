@@ -1,5 +1,6 @@
 using System.Text.Json.Serialization;
 using EventFilter.Cli.Reports;
+using EventFilter.Cli.Reports.Client;
 
 namespace EventFilter.Cli.Output;
 
@@ -13,4 +14,12 @@ namespace EventFilter.Cli.Output;
 [JsonSerializable(typeof(RepairReport))]
 [JsonSerializable(typeof(CheckReport))]
 [JsonSerializable(typeof(SizingReport))]
+[JsonSerializable(typeof(PingReport))]
+[JsonSerializable(typeof(CreateReport))]
+[JsonSerializable(typeof(AddReport))]
+[JsonSerializable(typeof(ItemCheckReport))]
+[JsonSerializable(typeof(FilterInfoReport))]
+[JsonSerializable(typeof(FilterListReport))]
+[JsonSerializable(typeof(StatsReport))]
+[JsonSerializable(typeof(DropReport))]
 internal sealed partial class CliJsonContext : JsonSerializerContext;
