@@ -1,6 +1,7 @@
 using System.Text.Json.Serialization;
 using EventFilter.Cli.Reports;
 using EventFilter.Cli.Reports.Client;
+using EventFilter.Cli.Reports.Daemon;
 
 namespace EventFilter.Cli.Output;
 
@@ -22,4 +23,5 @@ namespace EventFilter.Cli.Output;
 [JsonSerializable(typeof(FilterListReport))]
 [JsonSerializable(typeof(StatsReport))]
 [JsonSerializable(typeof(DropReport))]
+[JsonSerializable(typeof(DataDirectoryReport))]
 internal sealed partial class CliJsonContext : JsonSerializerContext;
