@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace EventFilter.Cli.Tests;
 
 /// <summary>
@@ -97,22 +95,8 @@ public sealed class ClientFailureTests(DaemonFixture fixture) : IClassFixture<Da
     public void The_real_process_exits_3_in_one_line_when_no_daemon_listens()
     {
         using var directory = new TempDirectory();
-        var start = new ProcessStartInfo(Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet")
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
-        foreach (string arg in new[] { Path.Combine(AppContext.BaseDirectory, "EventFilter.Cli.dll"), "-s", directory.File("none.sock"), "ping", "--json" })
-        {
-            start.ArgumentList.Add(arg);
-        }
 
-        using Process process = Process.Start(start)!;
-        string stdout = process.StandardOutput.ReadToEnd();
-        string stderr = process.StandardError.ReadToEnd();
-        Assert.True(process.WaitForExit(30_000));
-
-        new CliRun(process.ExitCode, stdout, stderr).AssertOneLineFailure("no socket at", exitCode: 3);
+        CliRun.OfProcess("-s", directory.File("none.sock"), "ping", "--json").AssertOneLineFailure("no socket at", exitCode: 3);
     }
 
     private CliRun Client(params string[] args) => CliRun.Of(["-s", Socket, .. args]);

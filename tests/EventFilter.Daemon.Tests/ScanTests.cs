@@ -31,21 +31,14 @@ public sealed class ScanTests(DaemonFixture fixture) : IClassFixture<DaemonFixtu
             client.Call("BF.ADD", name, "x");
         }
 
-        var seen = new List<string>();
-        string cursor = "0";
+        // Churn between calls: names made and deleted must not make the scan skip or repeat one that stayed.
         int round = 0;
-        do
+        List<string> seen = Scan(client, "stay:*", count: 4, out _, betweenCalls: () =>
         {
-            var reply = (object?[])client.Call("SCAN", cursor, "MATCH", "stay:*", "COUNT", "4")!;
-            cursor = Encoding.ASCII.GetString((byte[])reply[0]!);
-            seen.AddRange(((object?[])reply[1]!).Select(k => Encoding.UTF8.GetString((byte[])k!)));
-
-            // Churn between calls: names made and deleted must not make the scan skip or repeat one that stayed.
             client.Call("BF.ADD", $"stay:churn-{round}", "x");
             client.Call("DEL", $"stay:churn-{round - 1}");
             round++;
-        }
-        while (cursor != "0");
+        });
 
         List<string> stayed = [.. seen.Where(name => !name.StartsWith("stay:churn-", StringComparison.Ordinal))];
         Assert.Equal(stay.Order(StringComparer.Ordinal), stayed.Order(StringComparer.Ordinal));
@@ -79,7 +72,7 @@ public sealed class ScanTests(DaemonFixture fixture) : IClassFixture<DaemonFixtu
         Assert.Equal(expected, error.Message);
     }
 
-    private static List<string> Scan(RespClient client, string pattern, int count, out int calls)
+    private static List<string> Scan(RespClient client, string pattern, int count, out int calls, Action? betweenCalls = null)
     {
         var seen = new List<string>();
         string cursor = "0";
@@ -92,6 +85,7 @@ public sealed class ScanTests(DaemonFixture fixture) : IClassFixture<DaemonFixtu
             Assert.True(batch.Length <= count, $"a batch of {batch.Length} with COUNT {count}");
             seen.AddRange(batch.Select(k => Encoding.UTF8.GetString((byte[])k!)));
             calls++;
+            betweenCalls?.Invoke();
         }
         while (cursor != "0");
 

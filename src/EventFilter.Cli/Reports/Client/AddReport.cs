@@ -1,3 +1,5 @@
+using EventFilter.Cli.Output;
+
 namespace EventFilter.Cli.Reports.Client;
 
 /// <summary>`add`, `madd`: per item, whether it was added (new) or may have been there already.</summary>
@@ -9,7 +11,7 @@ internal sealed record AddReport(string Socket, string Name, IReadOnlyList<ItemA
     {
         foreach (ItemAdded result in Results)
         {
-            output.WriteLine($"{result.Answer,-15} {result.Item}");
+            output.WriteLine(TextFormat.Answer(result.Answer, result.Item));
         }
     }
 }

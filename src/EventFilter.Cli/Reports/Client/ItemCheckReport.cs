@@ -1,3 +1,5 @@
+using EventFilter.Cli.Output;
+
 namespace EventFilter.Cli.Reports.Client;
 
 /// <summary>`check`, `mcheck`: "maybe" or "definitely not" per item, in the order given.</summary>
@@ -7,7 +9,7 @@ internal sealed record ItemCheckReport(string Socket, string Name, IReadOnlyList
     {
         foreach (ItemAnswer result in Results)
         {
-            output.WriteLine($"{result.Answer,-15} {result.Item}");
+            output.WriteLine(TextFormat.Answer(result.Answer, result.Item));
         }
     }
 }
