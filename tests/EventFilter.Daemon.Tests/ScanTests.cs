@@ -57,7 +57,6 @@ public sealed class ScanTests(DaemonFixture fixture) : IClassFixture<DaemonFixtu
 
     [Theory]
     [InlineData("ERR invalid cursor", new[] { "SCAN", "x" })]
-    [InlineData("ERR invalid cursor", new[] { "SCAN", "-1" })]
     [InlineData("ERR syntax error", new[] { "SCAN", "0", "COUNT", "0" })]
     [InlineData("ERR value is not an integer or out of range", new[] { "SCAN", "0", "COUNT", "many" })]
     [InlineData("ERR syntax error", new[] { "SCAN", "0", "MATCH" })]

@@ -25,7 +25,7 @@ internal sealed class RespReader(Stream stream)
     private int _start;
     private int _end;
 
-    public async Task<RespReply> ReadAsync(CancellationToken cancel) => await ReadAsync(0, cancel).ConfigureAwait(false);
+    public Task<RespReply> ReadAsync(CancellationToken cancel) => ReadAsync(0, cancel);
 
     private async Task<RespReply> ReadAsync(int depth, CancellationToken cancel)
     {
