@@ -80,9 +80,7 @@ public sealed partial class StreamExistenceFilter
         {
             // Ready as soon as every durable name is in, not after the final checkpoint: that one only spares the next
             // start a re-read, and writing most of a large file it took as long as the catch-up's adds (issue 12).
-            CatchUpProgress done = await _catchUp.RunAsync(serving, cancellationToken, caughtUp: BecomeReady).ConfigureAwait(false);
-            BecomeReady();
-            _observer.CatchUpCompleted(done);
+            await _catchUp.RunAsync(serving, cancellationToken, caughtUp: BecomeReady).ConfigureAwait(false);
             if ((_resizePending || _rebuildPending) && TryClaimBesideBuild())
             {
                 await BuildBesideAsync(_resizePending ? null : RebuildReason.AllOnesLines, _rebuildDetail, cancellationToken).ConfigureAwait(false);
@@ -108,13 +106,11 @@ public sealed partial class StreamExistenceFilter
         }
     }
 
-    private void BecomeReady()
+    private void BecomeReady(CatchUpProgress done)
     {
-        if (_state == FilterState.Initializing)
-        {
-            _state = FilterState.Ready;
-            _ready.TrySetResult();
-        }
+        _state = FilterState.Ready;
+        _ready.TrySetResult();
+        _observer.CatchUpCompleted(done);
     }
 
     // A resize (reason null) or an online rebuild at the same size: a new file of the configured size is built from

@@ -56,11 +56,13 @@ internal sealed class CatchUp
     /// does not finish before it has read up to there either, waiting for the host to make those records durable.
     /// </summary>
     /// <remarks>
-    /// <c>caughtUp</c> is called once, when everything durable (and up to <c>coverTo</c>) has been added, before the
-    /// final checkpoint: from then on the target holds every name in the log, and its checkpoint is only for the next start.
+    /// <c>caughtUp</c> is called once, with the final progress (reported just before), when everything durable (and up
+    /// to <c>coverTo</c>) has been added, before the final checkpoint: from then on the target holds every name in
+    /// the log, and its checkpoint is only for the next start.
     /// </remarks>
-    public async Task<CatchUpProgress> RunAsync(CheckpointedFilter target, CancellationToken cancellationToken, long coverTo = 0, Action? caughtUp = null)
+    public async Task<CatchUpProgress> RunAsync(CheckpointedFilter target, CancellationToken cancellationToken, long coverTo = 0, Action<CatchUpProgress>? caughtUp = null)
     {
+        CatchUpProgress? done = null;
         Volatile.Write(ref _coverTo, coverTo);
         long start = target.DurablePosition;
         Volatile.Write(ref _position, start);
@@ -91,7 +93,7 @@ internal sealed class CatchUp
 
                 if (Position >= end)
                 {
-                    Interlocked.Exchange(ref caughtUp, null)?.Invoke();
+                    done ??= CaughtUp(start, records, clock.Elapsed, target, caughtUp);
                     if (target.Checkpoint(Position, epoch))
                     {
                         break;
@@ -112,7 +114,7 @@ internal sealed class CatchUp
                     continue;
                 }
 
-                Interlocked.Exchange(ref caughtUp, null)?.Invoke();
+                done ??= CaughtUp(start, records, clock.Elapsed, target, caughtUp);
                 if (target.Checkpoint(Position, epoch))
                 {
                     break;
@@ -138,8 +140,15 @@ internal sealed class CatchUp
             }
         }
 
-        var done = new CatchUpProgress(target.File.Path, start, Position, Position, records, clock.Elapsed);
+        return done!;
+    }
+
+    // The end is reached: the last progress report (100%), then the caller hears it is caught up.
+    private CatchUpProgress CaughtUp(long start, long records, TimeSpan elapsed, CheckpointedFilter target, Action<CatchUpProgress>? caughtUp)
+    {
+        var done = new CatchUpProgress(target.File.Path, start, Position, Position, records, elapsed);
         Report(done);
+        caughtUp?.Invoke(done);
         return done;
     }
 
