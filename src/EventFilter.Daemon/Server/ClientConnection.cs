@@ -6,62 +6,94 @@ using Microsoft.Extensions.Logging;
 namespace EventFilter.Daemon.Server;
 
 /// <summary>
-/// One client: reads into a buffer, runs every whole command in it, and sends all their replies with one write, so a
-/// pipelined batch is answered in order at one send per read. A protocol error is answered, then only this
-/// connection is closed. The buffer grows only as far as one command needs (bounded by <see cref="RespLimits"/>).
+/// One client, on a thread of its own with blocking reads: reads into a buffer, runs every whole command in it, and
+/// sends all their replies with one write, so a pipelined batch is answered in order at one send per read. A protocol
+/// error is answered, then only this connection is closed. The buffer grows only as far as one command needs
+/// (bounded by <see cref="RespLimits"/>).
 /// </summary>
+/// <remarks>
+/// A thread per connection rather than async I/O: a blocked recv is woken by the kernel straight into this thread,
+/// where an async read goes through the socket engine's epoll thread and then a thread-pool thread, two more hand-offs
+/// per request (docs/daemon.md, "Measured"). eventfilterd serves a few local clients, so threads are cheap here.
+/// </remarks>
 internal sealed class ClientConnection(Socket socket, CommandContext context, RespLimits limits, ILogger logger)
 {
+    private readonly TaskCompletionSource _finished = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private byte[] _buffer = new byte[16 * 1024];
     private int _filled;
 
-    public async Task RunAsync(CancellationToken stopping)
+    /// <summary>Completes when the connection's thread has ended and its socket is closed.</summary>
+    public Task Finished => _finished.Task;
+
+    public void Start() => new Thread(Run) { IsBackground = true, Name = "eventfilterd client" }.Start();
+
+    /// <summary>Ends the connection from another thread (the server is stopping): a blocked read returns at once.</summary>
+    public void Abort()
     {
-        using (socket)
+        try
         {
-            try
+            socket.Shutdown(SocketShutdown.Both);
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            // Already gone.
+        }
+    }
+
+    private void Run()
+    {
+        try
+        {
+            Serve();
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            // The client went away or the server is stopping: nothing to answer.
+        }
+        catch (Exception e)
+        {
+            // A bug must cost this connection only, never the daemon or the other clients.
+            logger.LogError(e, "A connection failed unexpectedly; it is closed");
+        }
+        finally
+        {
+            socket.Dispose();
+            _finished.TrySetResult();
+        }
+    }
+
+    private void Serve()
+    {
+        while (true)
+        {
+            if (_filled == _buffer.Length)
             {
-                while (!stopping.IsCancellationRequested)
-                {
-                    if (_filled == _buffer.Length)
-                    {
-                        Array.Resize(ref _buffer, Math.Min(_buffer.Length * 2, limits.MaxCommandBytes));
-                    }
-
-                    int read = await socket.ReceiveAsync(_buffer.AsMemory(_filled), SocketFlags.None, stopping);
-                    if (read == 0)
-                    {
-                        return;
-                    }
-
-                    _filled += read;
-                    bool keepOpen = RunCommands();
-
-                    // Group commit: one log write (and with --log-sync always one fsync) per filter for the whole batch, before any reply.
-                    if (!TryCommitAdded())
-                    {
-                        return;
-                    }
-
-                    if (context.Reply.Length > 0)
-                    {
-                        await SendAsync(stopping);
-                    }
-
-                    if (!keepOpen)
-                    {
-                        return;
-                    }
-                }
+                Array.Resize(ref _buffer, Math.Min(_buffer.Length * 2, limits.MaxCommandBytes));
             }
-            catch (Exception e) when (e is SocketException or OperationCanceledException or ObjectDisposedException)
+
+            int read = socket.Receive(_buffer.AsSpan(_filled), SocketFlags.None);
+            if (read == 0)
             {
-                // The client went away or the server is stopping: nothing to answer.
+                return;
             }
-            catch (Exception e)
+
+            _filled += read;
+            bool keepOpen = RunCommands();
+
+            // Group commit: one log write (and with --log-sync always one fsync) per filter for the whole batch, before any reply.
+            if (!TryCommitAdded())
             {
-                // A bug must cost this connection only, never the daemon or the other clients.
-                logger.LogError(e, "A connection failed unexpectedly; it is closed");
+                return;
+            }
+
+            if (context.Reply.Length > 0)
+            {
+                Send();
+            }
+
+            if (!keepOpen)
+            {
+                return;
             }
         }
     }
@@ -135,13 +167,12 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         return false;
     }
 
-    private async Task SendAsync(CancellationToken stopping)
+    private void Send()
     {
-        ReadOnlyMemory<byte> pending = context.Reply.Written;
+        ReadOnlySpan<byte> pending = context.Reply.Written.Span;
         while (!pending.IsEmpty)
         {
-            int sent = await socket.SendAsync(pending, SocketFlags.None, stopping);
-            pending = pending[sent..];
+            pending = pending[socket.Send(pending, SocketFlags.None)..];
         }
 
         context.Reply.Clear();

@@ -9,13 +9,13 @@ using Microsoft.Extensions.Logging;
 namespace EventFilter.Daemon.Server;
 
 /// <summary>
-/// Accepts clients on the Unix socket (and on loopback TCP with --port) and runs each on its own task. Started after
+/// Accepts clients on the Unix socket (and on loopback TCP with --port) and runs each on its own thread. Started after
 /// the filters are open, so the socket file appearing means the daemon is ready.
 /// </summary>
 internal sealed class RespListener(DaemonOptions options, FilterStore store, ILogger<RespListener> logger) : BackgroundService
 {
     private readonly RespLimits _limits = new();
-    private readonly List<Task> _clients = [];
+    private readonly HashSet<ClientConnection> _clients = [];
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
@@ -42,13 +42,18 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, ILo
             }
 
             File.Delete(options.SocketPathOrDefault);
-            Task[] clients;
+            ClientConnection[] clients;
             lock (_clients)
             {
                 clients = [.. _clients];
             }
 
-            await Task.WhenAll(clients);
+            foreach (ClientConnection client in clients)
+            {
+                client.Abort();
+            }
+
+            await Task.WhenAll(clients.Select(c => c.Finished));
         }
     }
 
@@ -67,12 +72,21 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, ILo
             }
 
             var connection = new ClientConnection(client, new CommandContext(store, options), _limits, logger);
-            Task running = Task.Run(() => connection.RunAsync(stopping), CancellationToken.None);
             lock (_clients)
             {
-                _clients.RemoveAll(t => t.IsCompleted);
-                _clients.Add(running);
+                _clients.Add(connection);
             }
+
+            _ = connection.Finished.ContinueWith(_ => Forget(connection), CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+            connection.Start();
+        }
+    }
+
+    private void Forget(ClientConnection connection)
+    {
+        lock (_clients)
+        {
+            _clients.Remove(connection);
         }
     }
 }
