@@ -1,6 +1,7 @@
 using System.Net.Sockets;
 using EventFilter.Daemon.Commands;
 using EventFilter.Daemon.Protocol;
+using EventFilter.Daemon.Telemetry;
 using Microsoft.Extensions.Logging;
 
 namespace EventFilter.Daemon.Server;
@@ -16,7 +17,7 @@ namespace EventFilter.Daemon.Server;
 /// where an async read goes through the socket engine's epoll thread and then a thread-pool thread, two more hand-offs
 /// per request (docs/daemon.md, "Measured"). eventfilterd serves a few local clients, so threads are cheap here.
 /// </remarks>
-internal sealed class ClientConnection(Socket socket, CommandContext context, RespLimits limits, ILogger logger)
+internal sealed class ClientConnection(Socket socket, CommandContext context, RespLimits limits, DaemonMetrics metrics, ILogger logger)
 {
     private readonly TaskCompletionSource _finished = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private byte[] _buffer = new byte[16 * 1024];
@@ -42,6 +43,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
 
     private void Run()
     {
+        metrics.Connected();
         try
         {
             Serve();
@@ -53,10 +55,12 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         catch (Exception e)
         {
             // A bug must cost this connection only, never the daemon or the other clients.
-            logger.LogError(e, "A connection failed unexpectedly; it is closed");
+            metrics.Error(DaemonMetrics.Operation.Connection);
+            Log.ConnectionFailed(logger, e);
         }
         finally
         {
+            metrics.Disconnected();
             socket.Dispose();
             _finished.TrySetResult();
         }
@@ -101,7 +105,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     /// <summary>Runs every whole command in the buffer; false when the connection must close after the replies.</summary>
     private bool RunCommands()
     {
-        int consumed = 0;
+        int consumed = 0, commands = 0, added = 0, looked = 0;
         bool keepOpen = true;
         while (keepOpen)
         {
@@ -121,9 +125,18 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
             consumed += used;
             if (context.Arguments.Count > 0)
             {
+                (int adds, int checks) = CommandItems.Of(context.Arguments);
+                commands++;
+                added += adds;
+                looked += checks;
                 RunOne();
                 keepOpen = !context.CloseAfterReply;
             }
+        }
+
+        if (commands > 0)
+        {
+            metrics.Ran(commands, added, looked);
         }
 
         // Keep the unparsed tail at the front for the next read.
@@ -141,7 +154,8 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidDataException)
         {
             // A storage failure answers this command; the daemon and the other clients carry on.
-            logger.LogError(e, "A command failed on storage");
+            metrics.Error(DaemonMetrics.Operation.Storage);
+            Log.CommandStorageFailed(logger, e);
             context.Reply.Error("ERR storage failure: " + e.Message);
         }
     }
@@ -156,7 +170,8 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         }
         catch (IOException e)
         {
-            logger.LogError(e, "Writing or syncing a digest log failed; the client's batch is not acknowledged");
+            metrics.Error(DaemonMetrics.Operation.LogCommit);
+            Log.LogCommitFailed(logger, e);
             return false;
         }
     }

@@ -3,6 +3,7 @@ using System.Net.Sockets;
 using EventFilter.Daemon.Commands;
 using EventFilter.Daemon.Filters;
 using EventFilter.Daemon.Protocol;
+using EventFilter.Daemon.Telemetry;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 
@@ -12,7 +13,7 @@ namespace EventFilter.Daemon.Server;
 /// Accepts clients on the Unix socket (and on loopback TCP with --port) and runs each on its own thread. Started after
 /// the filters are open, so the socket file appearing means the daemon is ready.
 /// </summary>
-internal sealed class RespListener(DaemonOptions options, FilterStore store, ILogger<RespListener> logger) : BackgroundService
+internal sealed class RespListener(DaemonOptions options, FilterStore store, DaemonMetrics metrics, DaemonHealth health, ILogger<RespListener> logger) : BackgroundService
 {
     private readonly RespLimits _limits = new();
     private readonly HashSet<ClientConnection> _clients = [];
@@ -28,14 +29,15 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, ILo
             sockets.Add(tcp);
         }
 
-        logger.LogInformation("eventfilterd listening on unix:{Socket}{Tcp}, data in {Data}, log sync {Sync}",
-            options.SocketPathOrDefault, options.Port is { } p ? $" and tcp:127.0.0.1:{p}" : "", options.DataDirectory, options.LogSync);
+        Log.Listening(logger, options.SocketPathOrDefault, options.Port is { } p ? $" and tcp:127.0.0.1:{p}" : "", options.DataDirectory, options.LogSync.ToString().ToLowerInvariant());
+        health.SetListening(true);
         try
         {
             await Task.WhenAll(sockets.Select(s => AcceptAsync(s, stoppingToken)));
         }
         finally
         {
+            health.SetListening(false);
             foreach (Socket socket in sockets)
             {
                 socket.Dispose();
@@ -71,7 +73,7 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, ILo
                 return;
             }
 
-            var connection = new ClientConnection(client, new CommandContext(store, options), _limits, logger);
+            var connection = new ClientConnection(client, new CommandContext(store, options), _limits, metrics, logger);
             lock (_clients)
             {
                 _clients.Add(connection);
