@@ -4,8 +4,10 @@ using EventFilter.Daemon.Filters;
 using EventFilter.Daemon.Server;
 using EventFilter.Daemon.Telemetry;
 using EventFilter.Durability;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 
 // eventfilterd: named Bloom filters over a Unix socket in RESP2 with RedisBloom's BF.* commands. See docs/daemon.md.
 DaemonOptions options;
@@ -33,7 +35,13 @@ if (File.Exists(options.SocketPathOrDefault) && UnixSocket.IsLive(options.Socket
     return 4;
 }
 
-HostApplicationBuilder builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = false, Args = [] });
+// No defaults: they read appsettings.json from the working directory with reload on change, which watches that whole
+// tree (a repository, /tmp) through inotify, costing start-up time and memory and waking on every filter created
+// under it. The daemon is configured by its command line; logging by environment variables (Logging__LogLevel__Default).
+HostApplicationBuilder builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true, Args = [] });
+builder.Configuration.AddEnvironmentVariables();
+builder.Logging.AddConfiguration(builder.Configuration.GetSection("Logging"));
+builder.Logging.AddConsole();
 builder.Services.AddSingleton(options);
 builder.Services.AddSingleton(TimeProvider.System);
 builder.Services.AddSingleton<DaemonHealth>();
