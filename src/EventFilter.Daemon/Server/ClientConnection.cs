@@ -7,7 +7,7 @@ using Microsoft.Extensions.Logging;
 namespace EventFilter.Daemon.Server;
 
 /// <summary>
-/// One client, on a thread of its own with blocking reads: reads into a buffer, runs every whole command in it, and
+/// One client, served on a thread of its own (<see cref="ConnectionThreads"/>) with blocking reads: reads into a buffer, runs every whole command in it, and
 /// sends all their replies with one write, so a pipelined batch is answered in order at one send per read. A protocol
 /// error is answered, then only this connection is closed. The buffer grows only as far as one command needs
 /// (bounded by <see cref="RespLimits"/>).
@@ -26,8 +26,6 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     /// <summary>Completes when the connection's thread has ended and its socket is closed.</summary>
     public Task Finished => _finished.Task;
 
-    public void Start() => new Thread(Run) { IsBackground = true, Name = "eventfilterd client" }.Start();
-
     /// <summary>Ends the connection from another thread (the server is stopping): a blocked read returns at once.</summary>
     public void Abort()
     {
@@ -41,7 +39,8 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         }
     }
 
-    private void Run()
+    /// <summary>Serves the client until it leaves or fails; never throws.</summary>
+    public void Run()
     {
         metrics.Connected();
         try

@@ -10,16 +10,21 @@ using Microsoft.Extensions.Logging;
 namespace EventFilter.Daemon.Server;
 
 /// <summary>
-/// Accepts clients on the Unix socket (and on loopback TCP with --port) and runs each on its own thread. Started after
-/// the filters are open, so the socket file appearing means the daemon is ready.
+/// Accepts clients on the Unix socket (and on loopback TCP with --port) and serves each on a thread of its own
+/// (<see cref="ConnectionThreads"/>). Started after the filters are open, so the socket file appearing means the daemon
+/// is ready. Each listening socket has a thread blocked in accept, which the kernel wakes directly: an async accept
+/// would add a hop through the socket engine and the thread pool to every connect.
 /// </summary>
 internal sealed class RespListener(DaemonOptions options, FilterStore store, DaemonMetrics metrics, DaemonHealth health, ILogger<RespListener> logger) : BackgroundService
 {
     private readonly RespLimits _limits = new();
     private readonly HashSet<ClientConnection> _clients = [];
+    private ConnectionThreads? _threads;
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
+        // A connection leaves the set on its own thread as it ends: no hop through the thread pool per disconnect.
+        _threads = new ConnectionThreads(Forget);
         var sockets = new List<Socket> { UnixSocket.Bind(options.SocketPathOrDefault, options.SocketMode) };
         if (options.Port is { } port)
         {
@@ -33,7 +38,13 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
         health.SetListening(true);
         try
         {
-            await Task.WhenAll(sockets.Select(s => AcceptAsync(s, stoppingToken)));
+            Task[] accepting = [.. sockets.Select(s => Accept(s, stoppingToken))];
+
+            // Closing a listening socket wakes its blocked accept, which then ends its thread.
+            using (stoppingToken.Register(() => sockets.ForEach(s => s.Dispose())))
+            {
+                await Task.WhenAll(accepting);
+            }
         }
         finally
         {
@@ -59,29 +70,41 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
         }
     }
 
-    private async Task AcceptAsync(Socket listener, CancellationToken stopping)
+    private Task Accept(Socket listener, CancellationToken stopping)
     {
-        while (!stopping.IsCancellationRequested)
+        var ended = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        new Thread(() =>
         {
-            Socket client;
             try
             {
-                client = await listener.AcceptAsync(stopping);
+                while (true)
+                {
+                    Serve(listener.Accept());
+                }
             }
-            catch (OperationCanceledException)
+            catch (Exception e) when (stopping.IsCancellationRequested && e is SocketException or ObjectDisposedException)
             {
-                return;
+                ended.SetResult();
             }
-
-            var connection = new ClientConnection(client, new CommandContext(store, options), _limits, metrics, logger);
-            lock (_clients)
+            catch (Exception e)
             {
-                _clients.Add(connection);
+                // Not stopping: the listener failed, and so does the service (the host then stops, as for any failed start).
+                ended.SetException(e);
             }
+        })
+        { IsBackground = true, Name = "eventfilterd accept" }.Start();
+        return ended.Task;
+    }
 
-            _ = connection.Finished.ContinueWith(_ => Forget(connection), CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
-            connection.Start();
+    private void Serve(Socket client)
+    {
+        var connection = new ClientConnection(client, new CommandContext(store, options), _limits, metrics, logger);
+        lock (_clients)
+        {
+            _clients.Add(connection);
         }
+
+        _threads!.Serve(connection);
     }
 
     private void Forget(ClientConnection connection)
