@@ -37,11 +37,16 @@ if (File.Exists(options.SocketPathOrDefault) && UnixSocket.IsLive(options.Socket
 
 // No defaults: they read appsettings.json from the working directory with reload on change, which watches that whole
 // tree (a repository, /tmp) through inotify, costing start-up time and memory and waking on every filter created
-// under it. The daemon is configured by its command line; logging by environment variables (Logging__LogLevel__Default).
+// under it. The daemon is configured by its command line; logging by environment variables (Logging__LogLevel__Default),
+// one line per entry on standard output (LineLoggerProvider).
 HostApplicationBuilder builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true, Args = [] });
 builder.Configuration.AddEnvironmentVariables();
 builder.Logging.AddConfiguration(builder.Configuration.GetSection("Logging"));
-builder.Logging.AddConsole();
+builder.Logging.AddProvider(new LineLoggerProvider());
+
+// One log category, EventFilter.Daemon, as the hosting package logs under EventFilter. One ILogger rather than an
+// ILogger<T> per class also spares NativeAOT's start-up from building a Logger<T> type per class at run time.
+builder.Services.AddSingleton(services => services.GetRequiredService<ILoggerFactory>().CreateLogger("EventFilter.Daemon"));
 builder.Services.AddSingleton(options);
 builder.Services.AddSingleton(TimeProvider.System);
 builder.Services.AddSingleton<DaemonHealth>();

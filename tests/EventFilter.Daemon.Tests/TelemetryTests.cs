@@ -32,7 +32,7 @@ public sealed class TelemetryTests
         using var commands = new MetricCollector<long>(factory, DaemonMetrics.MeterName, "eventfilterd.commands");
         using var added = new MetricCollector<long>(factory, DaemonMetrics.MeterName, "eventfilterd.items.added");
         using var errors = new MetricCollector<long>(factory, DaemonMetrics.MeterName, "eventfilterd.errors");
-        var metrics = new DaemonMetrics(factory, new DaemonHealth(TimeProvider.System, NullLogger<DaemonHealth>.Instance));
+        var metrics = new DaemonMetrics(factory, new DaemonHealth(TimeProvider.System, NullLogger.Instance));
 
         metrics.Ran(commands: 3, added: 130, looked: 0);
         metrics.Error(DaemonMetrics.Operation.Checkpoint);
@@ -46,7 +46,7 @@ public sealed class TelemetryTests
     public void A_storage_failure_degrades_health_for_a_minute()
     {
         var time = new FakeTimeProvider();
-        var health = new DaemonHealth(time, NullLogger<DaemonHealth>.Instance);
+        var health = new DaemonHealth(time, NullLogger.Instance);
         Assert.Equal(HealthStatus.Unhealthy, health.Status);
 
         health.SetListening(true);

@@ -10,7 +10,7 @@ namespace EventFilter.Daemon.Server;
 /// With --log-sync periodic this is what bounds the loss on power failure; in both modes it keeps catch-up on start short.
 /// Each tick also logs a change of health (docs/daemon.md, "Telemetry").
 /// </summary>
-internal sealed class Checkpointer(DaemonOptions options, FilterStore store, DaemonMetrics metrics, DaemonHealth health, TimeProvider time, ILogger<Checkpointer> logger) : BackgroundService
+internal sealed class Checkpointer(DaemonOptions options, FilterStore store, DaemonMetrics metrics, DaemonHealth health, TimeProvider time, ILogger logger) : BackgroundService
 {
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {

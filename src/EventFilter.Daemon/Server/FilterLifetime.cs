@@ -9,7 +9,7 @@ namespace EventFilter.Daemon.Server;
 /// Opens every filter before the listener starts (each caught up from its digest log), and on a clean stop, after the
 /// listener and the checkpointer, takes a last checkpoint of each and closes it. Registered first so it stops last.
 /// </summary>
-internal sealed class FilterLifetime(FilterStore store, DaemonMetrics metrics, ILogger<FilterLifetime> logger) : IHostedService
+internal sealed class FilterLifetime(FilterStore store, DaemonMetrics metrics, ILogger logger) : IHostedService
 {
     public Task StartAsync(CancellationToken cancellationToken)
     {

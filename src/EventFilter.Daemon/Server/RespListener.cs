@@ -15,7 +15,7 @@ namespace EventFilter.Daemon.Server;
 /// is ready. Each listening socket has a thread blocked in accept, which the kernel wakes directly: an async accept
 /// would add a hop through the socket engine and the thread pool to every connect.
 /// </summary>
-internal sealed class RespListener(DaemonOptions options, FilterStore store, DaemonMetrics metrics, DaemonHealth health, ILogger<RespListener> logger) : BackgroundService
+internal sealed class RespListener(DaemonOptions options, FilterStore store, DaemonMetrics metrics, DaemonHealth health, ILogger logger) : BackgroundService
 {
     private readonly RespLimits _limits = new();
     private readonly HashSet<ClientConnection> _clients = [];

@@ -19,7 +19,7 @@ internal enum HealthStatus
 /// checked at each checkpoint tick and when listening starts or stops) and the status is a gauge, so an operator sees
 /// it in the log and in any metrics pipeline. See docs/daemon.md, "Telemetry".
 /// </summary>
-internal sealed class DaemonHealth(TimeProvider time, ILogger<DaemonHealth> logger)
+internal sealed class DaemonHealth(TimeProvider time, ILogger logger)
 {
     /// <summary>How long one failure keeps the daemon degraded: a failing disk fails again within it, a blip does not.</summary>
     public static readonly TimeSpan DegradedFor = TimeSpan.FromMinutes(1);

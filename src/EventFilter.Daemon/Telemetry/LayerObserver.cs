@@ -9,7 +9,7 @@ namespace EventFilter.Daemon.Telemetry;
 /// a line per create would drown the rest. Damage, rebuilds and failures are warnings or errors, and count as errors
 /// in the metrics.
 /// </summary>
-internal sealed class LayerObserver(ILogger<LayerObserver> logger, DaemonMetrics metrics) : FilterObserver
+internal sealed class LayerObserver(ILogger logger, DaemonMetrics metrics) : FilterObserver
 {
     public override void Opened(string path, bool created, VerificationResult verification)
     {
