@@ -7,10 +7,11 @@ using Microsoft.Extensions.Logging;
 namespace EventFilter.Daemon.Server;
 
 /// <summary>
-/// One client, served on a thread of its own (<see cref="ConnectionThreads"/>) with blocking reads: reads into a buffer, runs every whole command in it, and
-/// sends all their replies with one write, so a pipelined batch is answered in order at one send per read. A protocol
-/// error is answered, then only this connection is closed. The buffer grows only as far as one command needs
-/// (bounded by <see cref="RespLimits"/>).
+/// One client, served on a thread of its own (<see cref="ConnectionThreads"/>) with blocking reads, after the accepting
+/// thread has answered what came with the connect (<see cref="Begin"/>): reads into a buffer, runs every whole command
+/// in it, and sends all their replies with one write, so a pipelined batch is answered in order at one send per read.
+/// A protocol error is answered, then only this connection is closed. The buffer grows only as far as one command
+/// needs (bounded by <see cref="RespLimits"/>).
 /// </summary>
 /// <remarks>
 /// A thread per connection rather than async I/O: a blocked recv is woken by the kernel straight into this thread,
@@ -39,13 +40,34 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         }
     }
 
-    /// <summary>Serves the client until it leaves or fails; never throws.</summary>
-    public void Run()
+    /// <summary>
+    /// Starts the connection on the accepting thread, and answers there whatever the client sent along with its connect:
+    /// a client that connects, asks once and leaves gets its reply without waiting for a connection thread to wake.
+    /// False when the connection is already over. Never throws.
+    /// </summary>
+    public bool Begin()
     {
         metrics.Connected();
+        return Guarded(() => socket.Available == 0 || ReadOnce());
+    }
+
+    /// <summary>Serves the client until it leaves or fails; never throws.</summary>
+    public void Run() => Guarded(() =>
+    {
+        while (ReadOnce())
+        {
+        }
+
+        return false;
+    });
+
+    /// <summary>Runs <paramref name="serve"/>, and ends the connection once it returns false or fails.</summary>
+    private bool Guarded(Func<bool> serve)
+    {
+        bool open = false;
         try
         {
-            Serve();
+            open = serve();
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
         {
@@ -59,46 +81,46 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         }
         finally
         {
-            metrics.Disconnected();
-            socket.Dispose();
-            _finished.TrySetResult();
+            if (!open)
+            {
+                metrics.Disconnected();
+                socket.Dispose();
+                _finished.TrySetResult();
+            }
         }
+
+        return open;
     }
 
-    private void Serve()
+    /// <summary>One read, its commands and their replies; false when the connection is over.</summary>
+    private bool ReadOnce()
     {
-        while (true)
+        if (_filled == _buffer.Length)
         {
-            if (_filled == _buffer.Length)
-            {
-                Array.Resize(ref _buffer, Math.Min(_buffer.Length * 2, limits.MaxCommandBytes));
-            }
-
-            int read = socket.Receive(_buffer.AsSpan(_filled), SocketFlags.None);
-            if (read == 0)
-            {
-                return;
-            }
-
-            _filled += read;
-            bool keepOpen = RunCommands();
-
-            // Group commit: one log write (and with --log-sync always one fsync) per filter for the whole batch, before any reply.
-            if (!TryCommitAdded())
-            {
-                return;
-            }
-
-            if (context.Reply.Length > 0)
-            {
-                Send();
-            }
-
-            if (!keepOpen)
-            {
-                return;
-            }
+            Array.Resize(ref _buffer, Math.Min(_buffer.Length * 2, limits.MaxCommandBytes));
         }
+
+        int read = socket.Receive(_buffer.AsSpan(_filled), SocketFlags.None);
+        if (read == 0)
+        {
+            return false;
+        }
+
+        _filled += read;
+        bool keepOpen = RunCommands();
+
+        // Group commit: one log write (and with --log-sync always one fsync) per filter for the whole batch, before any reply.
+        if (!TryCommitAdded())
+        {
+            return false;
+        }
+
+        if (context.Reply.Length > 0)
+        {
+            Send();
+        }
+
+        return keepOpen;
     }
 
     /// <summary>Runs every whole command in the buffer; false when the connection must close after the replies.</summary>

@@ -104,7 +104,14 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
             _clients.Add(connection);
         }
 
-        _threads!.Serve(connection);
+        if (connection.Begin())
+        {
+            _threads!.Serve(connection);
+        }
+        else
+        {
+            Forget(connection);
+        }
     }
 
     private void Forget(ClientConnection connection)
