@@ -29,3 +29,16 @@ for sync in periodic always; do
   kill "$pid"; wait "$pid" || true
   rm -rf "$data" "$data.log"
 done
+# The same-run baseline: Debian's redis-server on its own Unix socket (append-only file fsynced every second, as in
+# DaemonBench), with a set standing in for the filter (Redis 7 has no Bloom module).
+data=$(mktemp -d /tmp/efbench.XXXXXX)
+socket=$data/redis.sock
+redis-server --port 0 --unixsocket "$socket" --dir "$data" --appendonly yes --appendfsync everysec --save "" --logfile "$data/redis.log" &
+pid=$!
+until redis-cli -s "$socket" PING > /dev/null 2>&1; do sleep 0.01; done
+for command in SADD SISMEMBER; do
+  rps=$(redis-benchmark -s "$socket" -n 200000 -P 64 -r 1000000 $command f __rand_int__ 2>/dev/null | tr '\r' '\n' | grep 'throughput summary' | tail -1)
+  echo "redis: $command -P 64 (50 clients): $rps"
+done
+kill "$pid"; wait "$pid" || true
+rm -rf "$data"
