@@ -68,13 +68,7 @@ internal static class ConcurrentRows
             {
                 foreach (byte[][] operation in work[id])
                 {
-                    long started = Stopwatch.GetTimestamp();
-                    foreach (byte[] command in operation)
-                    {
-                        connections[id].Call(command);
-                    }
-
-                    perClient[id].Add(Stopwatch.GetTimestamp() - started);
+                    perClient[id].TimeOperation(connections[id], operation);
                 }
             }
             catch (Exception e) when (e is InvalidOperationException or System.Net.Sockets.SocketException)

@@ -21,13 +21,7 @@ internal static class ControlRows
             long begin = Stopwatch.GetTimestamp();
             for (int i = 0; i < settings.ControlCycles; i++)
             {
-                long started = Stopwatch.GetTimestamp();
-                foreach (byte[] command in cycle)
-                {
-                    side.Connection.Call(command);
-                }
-
-                samples.Add(Stopwatch.GetTimestamp() - started);
+                samples.TimeOperation(side.Connection, cycle);
             }
 
             return Bench.Nanoseconds(Stopwatch.GetElapsedTime(begin)) / settings.ControlCycles;

@@ -42,4 +42,16 @@ internal sealed class Samples(int capacity)
 
         return Stopwatch.GetElapsedTime(begin);
     }
+
+    /// <summary>Runs one operation made of several round trips (a create, info, drop cycle) and records its time.</summary>
+    public void TimeOperation(RespConnection connection, byte[][] operation)
+    {
+        long started = Stopwatch.GetTimestamp();
+        foreach (byte[] command in operation)
+        {
+            connection.Call(command);
+        }
+
+        Add(Stopwatch.GetTimestamp() - started);
+    }
 }
