@@ -72,7 +72,7 @@ internal sealed class Bench(BenchSettings settings, bool pinned, ServerSpec ours
     public void Add(string name, string unit, bool higherIsBetter, Measurement ourFigure, Measurement? redisFigure)
     {
         (double? limit, string goal) = Goals.For(name, pinned);
-        var row = new RowResult(name, unit, higherIsBetter, ourFigure, redisFigure, limit, goal);
+        var row = new RowResult(name, unit, higherIsBetter, ourFigure, redisFigure, limit, goal, Judged: !settings.Quick);
         Rows.Add(row);
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"  {name,-28} ours {ourFigure.Value,14:N1}  redis {redisFigure?.Value,14:N1}  {unit,-9} {(row.Met is { } met ? met ? "met" : "MISSED" : "")}"));
