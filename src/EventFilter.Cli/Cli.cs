@@ -19,7 +19,7 @@ internal static class Cli
     {
         try
         {
-            Command root = CommandTree.Build(console);
+            Command root = CommandTree.Build(console, args);
             ParseResult parsed = root.Parse(args);
             if (parsed.Action is ParseErrorAction)
             {
@@ -36,12 +36,12 @@ internal static class Cli
             };
             return await parsed.InvokeAsync(invocation).ConfigureAwait(false);
         }
-#pragma warning disable CA1031 // The tool's contract is one line and exit code 2 for any failure, whatever its type.
+#pragma warning disable CA1031 // The tool's contract is one line and an exit code for any failure, whatever its type.
         catch (Exception failure)
 #pragma warning restore CA1031
         {
             await console.Error.WriteLineAsync($"{CommandTree.ToolName}: error: {ErrorMessage.Describe(failure)}").ConfigureAwait(false);
-            return ExitCodes.Failure;
+            return ExitCodes.For(failure);
         }
     }
 }

@@ -1,3 +1,5 @@
+using EventFilter.Cli.Client;
+
 namespace EventFilter.Cli;
 
 /// <summary>The tool's exit codes; docs/operations.md, section "Exit codes", is the contract operators script against.</summary>
@@ -14,4 +16,18 @@ internal static class ExitCodes
 
     /// <summary>A rebuild is needed, or the input was unusable: missing file, not a filter, truncated, garbage checkpoint, bad arguments.</summary>
     public const int Failure = 2;
+
+    /// <summary>Client mode (-s): eventfilterd could not be reached or did not answer: no socket, nobody listening, no permission, a timeout.</summary>
+    public const int DaemonUnreachable = 3;
+
+    /// <summary>Client mode (-s): eventfilterd answered with an error (the filter exists already, is not there, is full); it changed nothing.</summary>
+    public const int DaemonRefused = 4;
+
+    /// <summary>The exit code of a failure that ended a command.</summary>
+    public static int For(Exception failure) => failure switch
+    {
+        DaemonUnreachableException => DaemonUnreachable,
+        DaemonErrorException => DaemonRefused,
+        _ => Failure,
+    };
 }

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using EventFilter.Cli.Commands.Client;
 
 namespace EventFilter.Cli;
 
@@ -17,6 +18,9 @@ internal static class UsageError
         return ExitCodes.Failure;
     }
 
-    private static string CommandPath(Command command) =>
-        command.Name == CommandTree.ToolName ? CommandTree.ToolName : $"{CommandTree.ToolName} {command.Name}";
+    private static string CommandPath(Command command)
+    {
+        string root = ClientCommandTree.IsClientCommand(command) ? $"{CommandTree.ToolName} -s SOCKET" : CommandTree.ToolName;
+        return command.Name == CommandTree.ToolName ? root : $"{root} {command.Name}";
+    }
 }

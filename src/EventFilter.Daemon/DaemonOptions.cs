@@ -35,7 +35,7 @@ internal sealed record DaemonOptions
     /// <summary>Error rate of filters made on demand. The default value is 0.01 (RedisBloom's).</summary>
     public double DefaultErrorRate { get; init; } = 0.01;
 
-    public string SocketPathOrDefault => SocketPath ?? Path.Combine(DataDirectory, "eventfilterd.sock");
+    public string SocketPathOrDefault => SocketPath ?? Path.Combine(DataDirectory, Filters.DataLayout.DefaultSocketFile);
 
     public const string Usage = "usage: eventfilterd [--data DIR] [--socket PATH] [--socket-mode OCTAL] [--port N] [--log-sync always|periodic] [--sync-interval-ms N] [--default-capacity N] [--default-error-rate R]";
 

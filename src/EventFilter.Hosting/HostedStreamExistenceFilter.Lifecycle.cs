@@ -68,7 +68,8 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IDis
             await _stopping.CancelAsync().ConfigureAwait(false);
             try
             {
-                await _background.WaitAsync(cancellationToken).ConfigureAwait(false);
+                // After the cancel, so no rebuild can start that this does not await (TryStartRebuild checks it).
+                await Task.WhenAll(_background, RebuildTask).WaitAsync(cancellationToken).ConfigureAwait(false);
             }
             catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
             {
@@ -112,7 +113,7 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IDis
         {
             // Disposed without a stop (the host failed to start, or was never run): end the background work first.
             _stopping?.Cancel();
-            _background.GetAwaiter().GetResult();
+            Task.WhenAll(_background, RebuildTask).GetAwaiter().GetResult();
             _stopped = true;
             _filter.Dispose();
         }

@@ -65,6 +65,8 @@ internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilt
 
     internal bool IsResizing => _filter.IsResizing;
 
+    internal RebuildReason? OnlineRebuild => _filter.OnlineRebuild;
+
     /// <inheritdoc/>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool MightExist(ReadOnlySpan<char> streamName)

@@ -44,6 +44,13 @@ public sealed class StreamExistenceFilterHostingOptions
     /// <value>The default value is 0.05 (5%).</value>
     public double CorruptionThreshold { get; set; } = FilterFileOptions.DefaultCorruptionThreshold;
 
+    /// <summary>
+    /// The fraction of lines that are all ones (repaired damage, answering "maybe" for every name), above 0 and at most 1,
+    /// beyond which the filter is rebuilt online at its size after catch-up, the old file serving meanwhile; 1 never.
+    /// </summary>
+    /// <value>The default value is 0.01 (1%).</value>
+    public double AllOnesRebuildThreshold { get; set; } = 0.01;
+
     /// <summary>During catch-up, a checkpoint is taken after this many records, so that an interrupted rebuild resumes; at least 1.</summary>
     /// <value>The default value is 16,000,000.</value>
     public long CatchUpCheckpointRecords { get; set; } = 16_000_000;
@@ -74,6 +81,7 @@ public sealed class StreamExistenceFilterHostingOptions
             DataDirectory = Path.GetFullPath(DataDirectory),
             SizeBytes = sizeBytes,
             CorruptionThreshold = CorruptionThreshold,
+            AllOnesRebuildThreshold = AllOnesRebuildThreshold,
             CatchUpCheckpointRecords = CatchUpCheckpointRecords,
         };
     }

@@ -61,6 +61,7 @@ public static class StreamExistenceFilterServiceCollectionExtensions
         services.AddSingleton<HostedStreamExistenceFilter>();
         services.AddSingleton<IStreamExistenceFilter>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());
         services.AddSingleton<IFilterResizeStatus>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());
+        services.AddSingleton<IFilterRebuildControl>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());
         services.AddSingleton<IHostedService>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());
         return services;
     }

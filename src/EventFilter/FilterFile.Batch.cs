@@ -59,11 +59,11 @@ public sealed partial class FilterFile
     {
         Span<ulong> buffers = stackalloc ulong[2 * HashChunk];
         int total = names.Count;
-        int start = 0, count = HashAndPrefetch(ref names, buffers[..HashChunk], total);
+        int start = 0, count = HashAndPrefetch(ref names, buffers[..HashChunk], total, add);
         for (int half = 0; count > 0; half ^= 1)
         {
             Span<ulong> current = buffers.Slice(half * HashChunk, count);
-            int nextCount = HashAndPrefetch(ref names, buffers.Slice((half ^ 1) * HashChunk, HashChunk), total - start - count);
+            int nextCount = HashAndPrefetch(ref names, buffers.Slice((half ^ 1) * HashChunk, HashChunk), total - start - count, add);
             if (add)
             {
                 _lines.AddPrefetched(current);
@@ -78,7 +78,7 @@ public sealed partial class FilterFile
         }
     }
 
-    private int HashAndPrefetch<TNames>(ref TNames names, scoped Span<ulong> hashes, int remaining)
+    private int HashAndPrefetch<TNames>(ref TNames names, scoped Span<ulong> hashes, int remaining, bool add)
         where TNames : INameSource, allows ref struct
     {
         int count = Math.Min(hashes.Length, remaining);
@@ -86,7 +86,14 @@ public sealed partial class FilterFile
         {
             ulong hash = names.HashNext(_seed);
             hashes[i] = hash;
-            _lines.Prefetch(hash);
+            if (add)
+            {
+                _lines.PrefetchForAdd(hash);
+            }
+            else
+            {
+                _lines.Prefetch(hash);
+            }
         }
 
         return count;

@@ -6,6 +6,9 @@ namespace EventFilter;
 public sealed partial class StreamExistenceFilter
 {
     private bool _resizePending;
+    private bool _rebuildPending;
+    private string _rebuildDetail = "";
+    private CheckpointedFilter? _parked; // a new file whose build failed or was cancelled; guarded by _checkpointGate
 
     /// <summary>
     /// Opens, verifies and repairs the filter file, or rebuilds it when it is missing, unreadable or too corrupted.
@@ -51,7 +54,9 @@ public sealed partial class StreamExistenceFilter
         }
         else
         {
+            // An online rebuild a restart interrupted is not resumed: the check below starts a new one if still due.
             ResizeFiles.Discard(path);
+            _rebuildPending = AllOnesBeyondThreshold(_serving.File.Verification, out _rebuildDetail);
         }
     }
 
@@ -73,13 +78,14 @@ public sealed partial class StreamExistenceFilter
         await Task.CompletedTask.ConfigureAwait(ConfigureAwaitOptions.ForceYielding);
         try
         {
-            CatchUpProgress done = await _catchUp.RunAsync(serving, cancellationToken).ConfigureAwait(false);
-            _state = FilterState.Ready;
-            _ready.TrySetResult();
+            // Ready as soon as every durable name is in, not after the final checkpoint: that one only spares the next
+            // start a re-read, and writing most of a large file it took as long as the catch-up's adds (issue 12).
+            CatchUpProgress done = await _catchUp.RunAsync(serving, cancellationToken, caughtUp: BecomeReady).ConfigureAwait(false);
+            BecomeReady();
             _observer.CatchUpCompleted(done);
-            if (_resizePending)
+            if ((_resizePending || _rebuildPending) && TryClaimBesideBuild())
             {
-                await ResizeAsync(cancellationToken).ConfigureAwait(false);
+                await BuildBesideAsync(_resizePending ? null : RebuildReason.AllOnesLines, _rebuildDetail, cancellationToken).ConfigureAwait(false);
             }
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
@@ -102,25 +108,92 @@ public sealed partial class StreamExistenceFilter
         }
     }
 
-    private async Task ResizeAsync(CancellationToken cancellationToken)
+    private void BecomeReady()
+    {
+        if (_state == FilterState.Initializing)
+        {
+            _state = FilterState.Ready;
+            _ready.TrySetResult();
+        }
+    }
+
+    // A resize (reason null) or an online rebuild at the same size: a new file of the configured size is built from
+    // the log beside the serving one, which answers until the swap. The caller has claimed the one build allowed.
+    private async Task BuildBesideAsync(RebuildReason? reason, string detail, CancellationToken cancellationToken)
     {
         string path = _options.FilterPath;
-        string resizePath = ResizeFiles.PathFor(path);
-        FilterFileOptions configured = _options.ToFileOptions(_options.SizeBytes);
-        CheckpointedFilter building;
-        if (ResizeFiles.CanResume(path, _options.SizeBytes))
+        Volatile.Write(ref _onlineRebuild, reason is { } why ? (int)why : NoRebuild);
+        if (reason is { } started)
         {
-            building = FilterOpener.OpenOrRebuild(resizePath, configured, configured, _log.EndPosition, _observer);
+            _observer.RebuildStarted(path, started, detail);
+        }
+
+        CheckpointedFilter? building = null;
+        try
+        {
+            building = OpenBesideFile(path);
+
+            // From here on every host add reaches the new file too. An add that read the old target is covered by the
+            // log's appended end, read after this exchange: its full fence pairs with the one the host's writer issues
+            // between publishing that end and calling Add, so either the add sees the new file or this read sees its record.
+            Interlocked.Exchange(ref _building, building);
+            long appendedEnd = _log.AppendedEndPosition;
+            await _catchUp.RunAsync(building, cancellationToken, appendedEnd).ConfigureAwait(false);
+            Swap(path, building);
+            building = null;
+        }
+        finally
+        {
+            lock (_checkpointGate)
+            {
+                if (building is not null)
+                {
+                    // Failed or cancelled: the old file goes on serving. An add may still be writing to the new file,
+                    // so it stays open, parked, and the next attempt resumes from its checkpoint: every record past
+                    // that is read again, and every name added while it was published is in it.
+                    _building = null;
+                    _parked = building;
+                }
+
+                Volatile.Write(ref _onlineRebuild, NoRebuild);
+                Volatile.Write(ref _besideBuild, 0);
+            }
+        }
+
+        if (reason is { } done)
+        {
+            _observer.OnlineRebuildCompleted(path, done);
         }
         else
         {
-            ResizeFiles.Discard(path);
-            building = new CheckpointedFilter(FilterFile.Create(resizePath, configured), 0, _observer);
+            _observer.ResizeCompleted(path, _options.SizeBytes);
+        }
+    }
+
+    private CheckpointedFilter OpenBesideFile(string path)
+    {
+        lock (_checkpointGate)
+        {
+            if (_parked is { } parked)
+            {
+                _parked = null;
+                return parked;
+            }
         }
 
-        _building = building; // From here on every host add reaches the new file too.
-        await _catchUp.RunAsync(building, cancellationToken).ConfigureAwait(false);
+        string resizePath = ResizeFiles.PathFor(path);
+        FilterFileOptions configured = _options.ToFileOptions(_options.SizeBytes);
+        if (ResizeFiles.CanResume(path, _options.SizeBytes))
+        {
+            return FilterOpener.OpenOrRebuild(resizePath, configured, configured, _log.EndPosition, _observer);
+        }
 
+        ResizeFiles.Discard(path);
+        return new CheckpointedFilter(FilterFile.Create(resizePath, configured), 0, _observer);
+    }
+
+    private void Swap(string path, CheckpointedFilter building)
+    {
         lock (_checkpointGate)
         {
             // The swap renames two files; the new file's journal is folded first so that nothing else needs renaming,
@@ -137,9 +210,8 @@ public sealed partial class StreamExistenceFilter
             // A reader may still be probing the old mapping; it stays mapped (its file already unlinked) until Dispose.
             _retired.Add(old);
             _resizePending = false;
+            _rebuildPending = false;
         }
-
-        _observer.ResizeCompleted(path, _options.SizeBytes);
     }
 
     /// <summary>
@@ -156,10 +228,12 @@ public sealed partial class StreamExistenceFilter
             }
 
             _building?.Dispose();
+            _parked?.Dispose();
             _serving?.Dispose();
             _retired.ForEach(r => r.Dispose());
             _retired.Clear();
             _building = null;
+            _parked = null;
             _serving = null;
         }
     }

@@ -53,8 +53,8 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
     /// <summary>The size of the file answering lookups now (during a resize, the old size); 0 when disabled.</summary>
     public long ServingSizeBytes => _serving?.File.Header.SizeBytes ?? 0;
 
-    /// <summary>True while a resized file is being built in the background.</summary>
-    public bool IsResizing => _building is not null;
+    /// <summary>True while a file of a new size is being built in the background (not for an <see cref="OnlineRebuild"/>).</summary>
+    public bool IsResizing => _building is not null && OnlineRebuild is null;
 
     /// <inheritdoc/>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -109,6 +109,7 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
             _catchUp.NoteTruncation(position);
             _serving?.RewindTo(position);
             _building?.RewindTo(position);
+            _parked?.RewindTo(position);
         }
     }
 

@@ -19,6 +19,12 @@ public sealed record StreamExistenceFilterOptions
     public double CorruptionThreshold { get; init; } = FilterFileOptions.DefaultCorruptionThreshold;
 
     /// <summary>
+    /// Share of lines that are all ones (repaired damage, which answers "maybe" for every name) above which the filter
+    /// is rebuilt online at its size after catch-up, the old file serving meanwhile; 1 never. The default value is 0.01.
+    /// </summary>
+    public double AllOnesRebuildThreshold { get; init; } = 0.01;
+
+    /// <summary>
     /// During catch-up, a checkpoint is taken after this many records, so an interrupted rebuild resumes. Each one
     /// flushes every page touched since the last, which for a large filter is most of the file: at 1M records a
     /// 256 MB catch-up ran at 1.8M names/s, at one final checkpoint 5.2M/s (docs/benchmarks.md, "Catch-up").
@@ -51,5 +57,9 @@ public sealed record StreamExistenceFilterOptions
         }
 
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(CatchUpCheckpointRecords);
+        if (!(AllOnesRebuildThreshold is > 0 and <= 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(AllOnesRebuildThreshold), AllOnesRebuildThreshold, "must be above 0 and at most 1");
+        }
     }
 }

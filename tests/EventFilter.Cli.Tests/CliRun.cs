@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Text.Json;
 
 namespace EventFilter.Cli.Tests;
@@ -13,6 +14,27 @@ public sealed record CliRun(int ExitCode, string Stdout, string Stderr)
         return new CliRun(exitCode, stdout.ToString(), stderr.ToString());
     }
 
+    /// <summary>One run of the real tool process (<c>dotnet EventFilter.Cli.dll</c>), as a shell would start it.</summary>
+    public static CliRun OfProcess(params string[] args)
+    {
+        var start = new ProcessStartInfo(Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+        };
+        start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "EventFilter.Cli.dll"));
+        foreach (string arg in args)
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        using Process process = Process.Start(start)!;
+        Task<string> stderr = process.StandardError.ReadToEndAsync();
+        string stdout = process.StandardOutput.ReadToEnd();
+        Assert.True(process.WaitForExit(30_000), "the tool did not exit within 30 s");
+        return new CliRun(process.ExitCode, stdout, stderr.GetAwaiter().GetResult());
+    }
+
     /// <summary>Stdout parsed as the one JSON object --json promises.</summary>
     public JsonElement Json()
     {
@@ -23,10 +45,10 @@ public sealed record CliRun(int ExitCode, string Stdout, string Stderr)
     /// <summary>Stderr's non-empty lines.</summary>
     public string[] ErrorLines => Stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
 
-    /// <summary>The failure contract: exit 2, nothing on stdout, one line on stderr, and no stack trace.</summary>
-    public void AssertOneLineFailure(string expectedInMessage)
+    /// <summary>The failure contract: the exit code (2 unless told), nothing on stdout, one line on stderr, and no stack trace.</summary>
+    public void AssertOneLineFailure(string expectedInMessage, int exitCode = 2)
     {
-        Assert.Equal(2, ExitCode);
+        Assert.Equal(exitCode, ExitCode);
         Assert.Equal(string.Empty, Stdout);
         string line = Assert.Single(ErrorLines);
         Assert.Contains(expectedInMessage, line, StringComparison.OrdinalIgnoreCase);

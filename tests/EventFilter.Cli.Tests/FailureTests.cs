@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace EventFilter.Cli.Tests;
 
 /// <summary>Every bad input: one line on stderr, exit code 2, no stack trace.</summary>
@@ -82,22 +80,6 @@ public sealed class FailureTests(SampleFilters files) : IClassFixture<SampleFilt
     [Fact]
     public void The_real_process_reports_a_garbage_file_in_one_line_without_a_stack_trace()
     {
-        string tool = Path.Combine(AppContext.BaseDirectory, "EventFilter.Cli.dll");
-        var start = new ProcessStartInfo(Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet")
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
-        foreach (string arg in new[] { tool, "verify", files.Garbage })
-        {
-            start.ArgumentList.Add(arg);
-        }
-
-        using Process process = Process.Start(start)!;
-        string stdout = process.StandardOutput.ReadToEnd();
-        string stderr = process.StandardError.ReadToEnd();
-        Assert.True(process.WaitForExit(30_000));
-
-        new CliRun(process.ExitCode, stdout, stderr).AssertOneLineFailure("not a filter file");
+        CliRun.OfProcess("verify", files.Garbage).AssertOneLineFailure("not a filter file");
     }
 }

@@ -5,8 +5,10 @@ using System.Text;
 namespace EventFilter.Daemon.Tests;
 
 /// <summary>
-/// A small raw RESP2 client over the daemon's Unix socket. Replies decode to: string (simple), <see cref="RespError"/>,
-/// long, byte[] (bulk), null, object?[] (array). Raw sends let tests pipeline and send malformed frames.
+/// A small raw RESP client over the daemon's Unix socket. Replies decode to: string (simple), <see cref="RespError"/>,
+/// long, byte[] (bulk), null (RESP2's null bulk and array), object?[] (array); and RESP3's, after HELLO 3:
+/// <see cref="RespNull"/>, bool, <see cref="RespMap"/> and <see cref="RespVerbatim"/>, each a type of its own so that a
+/// test can tell which protocol the daemon answered in. Raw sends let tests pipeline and send malformed frames.
 /// </summary>
 public sealed class RespClient : IDisposable
 {
@@ -85,6 +87,15 @@ public sealed class RespClient : IDisposable
             case '*':
                 int count = int.Parse(line, CultureInfo.InvariantCulture);
                 return count < 0 ? null : Enumerable.Range(0, count).Select(_ => Read()).ToArray();
+            case '_': return RespNull.Value;
+            case '#': return line == "t";
+            case '%':
+                int pairs = int.Parse(line, CultureInfo.InvariantCulture);
+                return new RespMap([.. Enumerable.Range(0, pairs).Select(_ => KeyValuePair.Create(Read(), Read()))]);
+            case '=':
+                byte[] verbatim = new byte[int.Parse(line, CultureInfo.InvariantCulture) + 2];
+                _reader.ReadExactly(verbatim);
+                return new RespVerbatim(Encoding.ASCII.GetString(verbatim, 0, 3), Encoding.UTF8.GetString(verbatim, 4, verbatim.Length - 6));
             case -1: throw new EndOfStreamException("the daemon closed the connection");
             default: throw new InvalidDataException($"unexpected reply type '{(char)type}'");
         }

@@ -47,9 +47,53 @@ public sealed class StackExchangeRedisTests(DaemonFixture fixture) : IClassFixtu
         Assert.All(await Task.WhenAll(checks), a => Assert.Equal(1, (int)a));
     }
 
-    private async Task<ConnectionMultiplexer> ConnectAsync()
+    [Fact]
+    public async Task StackExchange_Redis_negotiates_resp3_and_reads_its_maps_booleans_and_nulls()
     {
-        var options = new ConfigurationOptions { AbortOnConnectFail = true, ConnectTimeout = 10_000, AllowAdmin = true };
+        await using ConnectionMultiplexer redis = await ConnectAsync(RedisProtocol.Resp3);
+        IServer server = redis.GetServer(redis.GetEndPoints().Single());
+        Assert.Equal(RedisProtocol.Resp3, server.Protocol);
+        IDatabase db = redis.GetDatabase();
+
+        Assert.Equal("OK", (string?)await db.ExecuteAsync("BF.RESERVE", "resp3", "0.01", "100", "NONSCALING"));
+        RedisResult added = await db.ExecuteAsync("BF.ADD", "resp3", "alice");
+        Assert.Equal(ResultType.Boolean, added.Resp3Type);
+        Assert.True((bool)added);
+        Assert.False((bool)await db.ExecuteAsync("BF.EXISTS", "resp3", "bob"));
+
+        RedisResult info = await db.ExecuteAsync("BF.INFO", "resp3");
+        Assert.Equal(ResultType.Map, info.Resp3Type);
+        Dictionary<string, RedisResult> fields = info.ToDictionary();
+        Assert.Equal(100, (int)fields["Capacity"]);
+        Assert.Equal(1, (int)fields["Number of items inserted"]);
+        Assert.True(fields["Expansion rate"].IsNull);
+        Assert.Equal(ResultType.Null, fields["Expansion rate"].Resp3Type);
+    }
+
+    [Fact]
+    public async Task StackExchange_Redis_pages_through_the_names_with_scan()
+    {
+        await using ConnectionMultiplexer redis = await ConnectAsync();
+        IDatabase db = redis.GetDatabase();
+        string[] names = [.. Enumerable.Range(0, 25).Select(i => $"paged:{i}")];
+        foreach (string name in names)
+        {
+            await db.ExecuteAsync("BF.ADD", name, "x");
+        }
+
+        IServer server = redis.GetServer(redis.GetEndPoints().Single());
+        var listed = new List<string>();
+        await foreach (RedisKey key in server.KeysAsync(pattern: "paged:*", pageSize: 3))
+        {
+            listed.Add(key!);
+        }
+
+        Assert.Equal(names.Order(StringComparer.Ordinal), listed.Order(StringComparer.Ordinal));
+    }
+
+    private async Task<ConnectionMultiplexer> ConnectAsync(RedisProtocol protocol = RedisProtocol.Resp2)
+    {
+        var options = new ConfigurationOptions { AbortOnConnectFail = true, ConnectTimeout = 10_000, AllowAdmin = true, Protocol = protocol };
         options.EndPoints.Add(new System.Net.Sockets.UnixDomainSocketEndPoint(fixture.Daemon.SocketPath));
         return await ConnectionMultiplexer.ConnectAsync(options);
     }

@@ -5,14 +5,28 @@ namespace EventFilter.Testing;
 /// <summary>
 /// A host log in memory: record i sits at position i. Counts the records catch-up reads; can fail reading at a chosen
 /// position (a crash of the reader, a broken disk), or hold reads at a gate the test controls, asynchronously
-/// (<see cref="Gate"/>) or by blocking the reading thread (<see cref="SynchronousGate"/>).
+/// (<see cref="Gate"/>) or by blocking the reading thread (<see cref="SynchronousGate"/>). Records can also be appended
+/// but not yet durable (<see cref="AppendPending"/>), as a group-commit host's are between its write and its fsync.
 /// </summary>
 public sealed class InMemoryStreamLog : IStreamNameLog
 {
     private readonly List<byte[]> _names = [];
     private long _recordsRead;
+    private int _pending;
 
+    /// <summary>The durable end: records pending an fsync are not below it, and reads do not return them.</summary>
     public long EndPosition
+    {
+        get
+        {
+            lock (_names)
+            {
+                return _names.Count - _pending;
+            }
+        }
+    }
+
+    public long AppendedEndPosition
     {
         get
         {
@@ -46,8 +60,33 @@ public sealed class InMemoryStreamLog : IStreamNameLog
     {
         lock (_names)
         {
+            if (_pending > 0)
+            {
+                throw new InvalidOperationException("records are pending: call MakeDurable first, as a log appends in order");
+            }
+
             _names.Add(Encoding.UTF8.GetBytes(name));
             return _names.Count;
+        }
+    }
+
+    /// <summary>Appends a record that is not durable (not readable, not below <see cref="EndPosition"/>) until <see cref="MakeDurable"/>.</summary>
+    public long AppendPending(string name)
+    {
+        lock (_names)
+        {
+            _names.Add(Encoding.UTF8.GetBytes(name));
+            _pending++;
+            return _names.Count;
+        }
+    }
+
+    /// <summary>The host's fsync: every pending record becomes durable.</summary>
+    public void MakeDurable()
+    {
+        lock (_names)
+        {
+            _pending = 0;
         }
     }
 
@@ -67,6 +106,7 @@ public sealed class InMemoryStreamLog : IStreamNameLog
         lock (_names)
         {
             _names.RemoveRange((int)position, _names.Count - (int)position);
+            _pending = 0;
         }
     }
 
@@ -102,7 +142,7 @@ public sealed class InMemoryStreamLog : IStreamNameLog
         lock (_names)
         {
             long position = fromPosition;
-            while (position < _names.Count && position < FailAt && batch.Count < MaxPerRead && batch.TryAdd(_names[(int)position]))
+            while (position < _names.Count - _pending && position < FailAt && batch.Count < MaxPerRead && batch.TryAdd(_names[(int)position]))
             {
                 position++;
             }

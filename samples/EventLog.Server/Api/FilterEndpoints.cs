@@ -10,7 +10,10 @@ using Microsoft.Extensions.Options;
 
 namespace EventLog.Server.Api;
 
-/// <summary><c>GET /filter</c>: the filter's state and statistics; <c>GET /filter/streams/{stream}</c>: ask it about one name.</summary>
+/// <summary>
+/// <c>GET /filter</c>: the filter's state and statistics; <c>GET /filter/streams/{stream}</c>: ask it about one name;
+/// <c>POST /filter/rebuild</c>: rebuild it online at its size (docs/operations.md, "Healing repaired lines").
+/// </summary>
 internal static class FilterEndpoints
 {
     // "/filter/streams/{stream}" split on '/': "", "filter", "streams", the name.
@@ -20,8 +23,14 @@ internal static class FilterEndpoints
     {
         routes.MapGet("/filter", Describe);
         routes.MapGet("/filter/streams/{stream?}", Lookup);
+        routes.MapPost("/filter/rebuild", StartRebuild);
         return routes;
     }
+
+    private static IResult StartRebuild(IFilterRebuildControl rebuild) =>
+        rebuild.TryStartRebuild(out string? refusal)
+            ? TypedResults.Accepted("/filter", new RebuildStartedResponse(true, "A fresh file of the same size is catching up from the log beside the serving one, which answers until the swap; GET /filter shows progress."))
+            : Problems.RebuildRefused(refusal);
 
     private static IResult Lookup(HttpContext context, IStreamExistenceFilter filter)
     {
@@ -36,7 +45,7 @@ internal static class FilterEndpoints
     }
 
     private static IResult Describe(
-        IStreamExistenceFilter filter, IFilterResizeStatus resizing, EngineHandle handle, FilterMeterReader meters, IOptions<StreamExistenceFilterHostingOptions> options)
+        IStreamExistenceFilter filter, IFilterResizeStatus resizing, IFilterRebuildControl rebuilding, EngineHandle handle, FilterMeterReader meters, IOptions<StreamExistenceFilterHostingOptions> options)
     {
         IReadOnlyDictionary<string, double> m = meters.Collect();
         EventLogEngine engine = handle.Engine;
@@ -71,9 +80,14 @@ internal static class FilterEndpoints
                 counters.IndexFiles,
                 counters.MemTableEntries),
             resizing.Resize is { } resize
-                ? new FilterResizeResponse(resize.FromSizeBytes, resize.ToSizeBytes, Math.Round(resize.Percent, 1), resize.EstimatedRemaining is { } eta ? Math.Ceiling(eta.TotalSeconds) : null)
+                ? new FilterResizeResponse(resize.FromSizeBytes, resize.ToSizeBytes, Math.Round(resize.Percent, 1), Seconds(resize.EstimatedRemaining))
+                : null,
+            rebuilding.Rebuild is { } rebuild
+                ? new FilterRebuildResponse(rebuild.Reason.ToString(), Math.Round(rebuild.Percent, 1), Seconds(rebuild.EstimatedRemaining))
                 : null));
     }
+
+    private static double? Seconds(TimeSpan? eta) => eta is { } remaining ? Math.Ceiling(remaining.TotalSeconds) : null;
 
     // Catch-up reports once a second, so a catch-up under a second old has none yet: 0%, not "unknown", while initializing.
     private static double? CatchUpPercent(IStreamExistenceFilter filter, IReadOnlyDictionary<string, double> m) =>

@@ -14,6 +14,7 @@ namespace EventLog.Server.Api;
 /// <param name="Statistics">The bits, as of the hosting package's last snapshot.</param>
 /// <param name="Index">What the engine's index did: lookups the filter answered and index files read.</param>
 /// <param name="Resize">The resize under way, null when none is: while it runs, <c>ready</c> is true (the old file serves).</param>
+/// <param name="Rebuild">The online rebuild under way (<c>POST /filter/rebuild</c>, or too many all-ones lines), null when none is: while it runs, <c>ready</c> is true (the old file serves).</param>
 internal sealed record FilterResponse(
     string State,
     bool Ready,
@@ -27,7 +28,8 @@ internal sealed record FilterResponse(
     FilterLookups Lookups,
     FilterStatisticsSnapshot Statistics,
     IndexCounters Index,
-    FilterResizeResponse? Resize);
+    FilterResizeResponse? Resize,
+    FilterRebuildResponse? Rebuild);
 
 /// <summary>A resize under way: the old file answers while the new one catches up from the log.</summary>
 /// <param name="FromSizeBytes">The size of the file answering lookups now.</param>
@@ -35,6 +37,17 @@ internal sealed record FilterResponse(
 /// <param name="Percent">How much of the log the new file has read, 0 to 100.</param>
 /// <param name="EtaSeconds">Seconds until the new file should have caught up; null until there is a rate to go by.</param>
 internal sealed record FilterResizeResponse(long FromSizeBytes, long TargetSizeBytes, double Percent, double? EtaSeconds);
+
+/// <summary>An online rebuild under way: the old file answers while a fresh one of the same size catches up from the log.</summary>
+/// <param name="Reason"><c>AllOnesLines</c> (started on open) or <c>Requested</c> (<c>POST /filter/rebuild</c>).</param>
+/// <param name="Percent">How much of the log the fresh file has read, 0 to 100.</param>
+/// <param name="EtaSeconds">Seconds until the fresh file should have caught up; null until there is a rate to go by.</param>
+internal sealed record FilterRebuildResponse(string Reason, double Percent, double? EtaSeconds);
+
+/// <summary>202 from <c>POST /filter/rebuild</c>: the online rebuild started; <c>GET /filter</c> shows its progress.</summary>
+/// <param name="Started">Always true.</param>
+/// <param name="Detail">What happens now, in words.</param>
+internal sealed record RebuildStartedResponse(bool Started, string Detail);
 
 /// <summary>
 /// The hosting package's statistics snapshot (docs/telemetry.md, "Metrics"): computing it reads every line, so it is

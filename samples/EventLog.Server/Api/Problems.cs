@@ -41,6 +41,10 @@ internal static class Problems
         title: "Stream not found",
         extensions: new Dictionary<string, object?> { ["stream"] = stream });
 
+    /// <summary>409: the filter cannot start an online rebuild now (disabled, not ready, stopping, resizing or rebuilding).</summary>
+    public static IResult RebuildRefused(string refusal) =>
+        TypedResults.Problem($"No rebuild was started: {refusal}.", statusCode: StatusCodes.Status409Conflict, title: "Rebuild not started");
+
     /// <summary>503: the engine takes no appends (starting, shutting down, or stopped by a write failure).</summary>
     public static IResult Unavailable(string detail) =>
         TypedResults.Problem(detail, statusCode: StatusCodes.Status503ServiceUnavailable, title: "Not accepting appends");

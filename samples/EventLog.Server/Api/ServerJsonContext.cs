@@ -19,4 +19,5 @@ namespace EventLog.Server.Api;
 [JsonSerializable(typeof(ReadResponse))]
 [JsonSerializable(typeof(StreamLookupResponse))]
 [JsonSerializable(typeof(FilterResponse))]
+[JsonSerializable(typeof(RebuildStartedResponse))]
 internal sealed partial class ServerJsonContext : JsonSerializerContext;

@@ -1,5 +1,7 @@
 using System.Text.Json.Serialization;
 using EventFilter.Cli.Reports;
+using EventFilter.Cli.Reports.Client;
+using EventFilter.Cli.Reports.Daemon;
 
 namespace EventFilter.Cli.Output;
 
@@ -13,4 +15,13 @@ namespace EventFilter.Cli.Output;
 [JsonSerializable(typeof(RepairReport))]
 [JsonSerializable(typeof(CheckReport))]
 [JsonSerializable(typeof(SizingReport))]
+[JsonSerializable(typeof(PingReport))]
+[JsonSerializable(typeof(CreateReport))]
+[JsonSerializable(typeof(AddReport))]
+[JsonSerializable(typeof(ItemCheckReport))]
+[JsonSerializable(typeof(FilterInfoReport))]
+[JsonSerializable(typeof(FilterListReport))]
+[JsonSerializable(typeof(StatsReport))]
+[JsonSerializable(typeof(DropReport))]
+[JsonSerializable(typeof(DataDirectoryReport))]
 internal sealed partial class CliJsonContext : JsonSerializerContext;

@@ -1,3 +1,5 @@
+using EventFilter.Cli.Client;
+
 namespace EventFilter.Cli.Output;
 
 /// <summary>Turns any failure into one line an operator can act on: the message, never the stack.</summary>
@@ -12,6 +14,8 @@ internal static class ErrorMessage
             // The core's typed errors already name the file and say what is wrong with it.
             FilterFileLengthException length when length.IsTruncated => $"{length.Message} Delete it and its checkpoint to have the server rebuild it.",
             FilterFileException content => content.Message,
+            // The client's failures are written for the operator already: what failed, and what to check.
+            DaemonUnreachableException or DaemonErrorException => failure.Message,
             FileNotFoundException missing => $"no such file: '{missing.FileName ?? missing.Message}'.",
             DirectoryNotFoundException or UnauthorizedAccessException or IOException => failure.Message,
             ArgumentException argument => argument.Message,

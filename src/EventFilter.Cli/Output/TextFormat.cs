@@ -57,4 +57,7 @@ internal static class TextFormat
     /// <summary>A fixed-point number: 9.59.</summary>
     public static string Fixed(double value, int decimals) =>
         value.ToString("F" + decimals.ToString(CultureInfo.InvariantCulture), CultureInfo.InvariantCulture);
+
+    /// <summary>One answer per line, the answer first in a fixed column: "definitely not  order-42".</summary>
+    public static string Answer(string answer, string subject) => $"{answer,-15} {subject}";
 }

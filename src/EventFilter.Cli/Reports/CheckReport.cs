@@ -1,3 +1,5 @@
+using EventFilter.Cli.Output;
+
 namespace EventFilter.Cli.Reports;
 
 /// <summary>The answers of `check`, one per name, in the order given.</summary>
@@ -10,7 +12,7 @@ internal sealed record CheckReport(string Path, long MismatchedLines, IReadOnlyL
     {
         foreach (NameAnswer answer in Results)
         {
-            output.WriteLine($"{answer.Answer,-15} {answer.Name}");
+            output.WriteLine(TextFormat.Answer(answer.Answer, answer.Name));
         }
     }
 }

@@ -83,7 +83,7 @@ internal static class BloomCommands
         AddAndReply(context, filter, firstItem: 2, asArray: context.Arguments[0].Length > "BF.ADD".Length);
     }
 
-    /// <summary>Adds arguments [firstItem, Count) and replies as BF.ADD (one integer) or BF.MADD and BF.INSERT (an array).</summary>
+    /// <summary>Adds arguments [firstItem, Count) and replies as BF.ADD (one answer) or BF.MADD and BF.INSERT (an array); 1/0 in RESP2, booleans in RESP3.</summary>
     public static void AddAndReply(CommandContext context, NamedFilter filter, int firstItem, bool asArray)
     {
         ReadOnlySpan<ulong> digests = context.DigestItems(firstItem);
@@ -105,7 +105,7 @@ internal static class BloomCommands
         {
             if (error is null)
             {
-                context.Reply.Integer(added[0] ? 1 : 0);
+                context.Reply.Boolean(added[0]);
             }
             else
             {
@@ -119,7 +119,7 @@ internal static class BloomCommands
         context.Reply.ArrayHeader(answered + (error is null ? 0 : 1));
         for (int i = 0; i < answered; i++)
         {
-            context.Reply.Integer(added[i] ? 1 : 0);
+            context.Reply.Boolean(added[i]);
         }
 
         if (error is not null)

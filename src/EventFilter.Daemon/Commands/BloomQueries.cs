@@ -13,7 +13,7 @@ internal static class BloomQueries
             found.Clear();
         }
 
-        // BF.MEXISTS answers an array; BF.EXISTS one integer.
+        // BF.MEXISTS answers an array; BF.EXISTS one answer (1/0 in RESP2, a boolean in RESP3).
         bool asArray = context.Arguments[0].Length > "BF.EXISTS".Length;
         if (asArray)
         {
@@ -22,7 +22,7 @@ internal static class BloomQueries
 
         foreach (bool answer in found)
         {
-            context.Reply.Integer(answer ? 1 : 0);
+            context.Reply.Boolean(answer);
         }
     }
 
@@ -63,7 +63,8 @@ internal static class BloomQueries
             return;
         }
 
-        context.Reply.ArrayHeader(fields.Length * 2);
+        // A map in RESP3; in RESP2 the flat array of label, value pairs.
+        context.Reply.MapHeader(fields.Length);
         foreach (var (label, _, value) in fields)
         {
             context.Reply.SimpleString(System.Text.Encoding.ASCII.GetBytes(label));
@@ -79,7 +80,7 @@ internal static class BloomQueries
         }
         else
         {
-            context.Reply.NullBulk();
+            context.Reply.Null();
         }
     }
 }

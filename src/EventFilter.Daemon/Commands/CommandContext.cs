@@ -10,6 +10,7 @@ namespace EventFilter.Daemon.Commands;
 /// </summary>
 internal sealed class CommandContext(FilterStore store, DaemonOptions options)
 {
+    private static long s_lastClientId;
     private ulong[] _digests = new ulong[128];
     private bool[] _answers = new bool[128];
     private readonly List<NamedFilter> _added = [];
@@ -21,6 +22,9 @@ internal sealed class CommandContext(FilterStore store, DaemonOptions options)
     public FilterStore Store { get; } = store;
 
     public DaemonOptions Options { get; } = options;
+
+    /// <summary>The connection's id, unique for the daemon's life, as Redis numbers its clients (HELLO's "id").</summary>
+    public long ClientId { get; } = Interlocked.Increment(ref s_lastClientId);
 
     /// <summary>Set by QUIT: close once the replies so far are sent.</summary>
     public bool CloseAfterReply { get; set; }

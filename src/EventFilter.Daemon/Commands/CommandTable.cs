@@ -17,6 +17,7 @@ internal static class CommandTable
         Define("QUIT", 1, int.MaxValue, ServerCommands.Quit),
         Define("COMMAND", 1, int.MaxValue, ServerCommands.Command),
         Define("INFO", 1, int.MaxValue, ServerCommands.Info),
+        Define("HELLO", 1, int.MaxValue, HelloCommand.Run),
         Define("BF.RESERVE", 4, 7, BloomCommands.Reserve),
         Define("BF.ADD", 3, 3, BloomCommands.Add),
         Define("BF.MADD", 3, int.MaxValue, BloomCommands.Add),
@@ -29,6 +30,7 @@ internal static class CommandTable
         Define("UNLINK", 2, int.MaxValue, KeyCommands.Delete),
         Define("EXISTS", 2, int.MaxValue, KeyCommands.Exists),
         Define("KEYS", 2, 2, KeyCommands.Keys),
+        Define("SCAN", 2, int.MaxValue, KeyScan.Run),
         Define("FLUSHALL", 1, 2, KeyCommands.FlushAll),
     ];
 
@@ -57,17 +59,17 @@ internal static class CommandTable
 
     private static string UnknownCommand(CommandContext context)
     {
-        var message = new StringBuilder("ERR unknown command '").Append(Quoted(context.Arguments[0])).Append("', with args beginning with: ");
+        var message = new StringBuilder("ERR unknown command '").Append(Printable(context.Arguments[0])).Append("', with args beginning with: ");
         for (int i = 1; i < Math.Min(context.Arguments.Count, 4); i++)
         {
-            message.Append('\'').Append(Quoted(context.Arguments[i])).Append("' ");
+            message.Append('\'').Append(Printable(context.Arguments[i])).Append("' ");
         }
 
         return message.ToString();
     }
 
-    // Error replies are one line of text: keep printable ASCII, cut long arguments short.
-    private static string Quoted(ReadOnlySpan<byte> bytes)
+    /// <summary>An argument for an error reply, which is one line of text: printable ASCII, long arguments cut short.</summary>
+    public static string Printable(ReadOnlySpan<byte> bytes)
     {
         var text = new StringBuilder();
         foreach (byte b in bytes[..Math.Min(bytes.Length, 64)])

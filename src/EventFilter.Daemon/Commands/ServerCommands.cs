@@ -5,6 +5,9 @@ namespace EventFilter.Daemon.Commands;
 /// <summary>The connection and server commands: PING, ECHO, QUIT, COMMAND and INFO.</summary>
 internal static class ServerCommands
 {
+    /// <summary>The Redis version eventfilterd reports (INFO, HELLO): clients enable features by it, and these are Redis 7's.</summary>
+    public const string RedisVersion = "7.0.0";
+
     public static void Ping(CommandContext context)
     {
         if (context.Arguments.Count == 2)
@@ -32,12 +35,12 @@ internal static class ServerCommands
     {
         var text = new StringBuilder()
             .Append("# Server\r\n")
-            .Append("redis_version:7.0.0\r\n")
+            .Append("redis_version:").Append(RedisVersion).Append("\r\n")
             .Append("eventfilterd_version:").Append(typeof(ServerCommands).Assembly.GetName().Version).Append("\r\n")
             .Append("process_id:").Append(Environment.ProcessId).Append("\r\n")
             .Append("log_sync:").Append(context.Options.LogSync.ToString().ToLowerInvariant()).Append("\r\n")
             .Append("\r\n# Keyspace\r\n")
             .Append("filters:").Append(context.Store.Count).Append("\r\n");
-        context.Reply.Bulk(text.ToString());
+        context.Reply.VerbatimText(text.ToString());
     }
 }

@@ -15,7 +15,7 @@ internal sealed class DataDirectoryLock : IDisposable
     public static DataDirectoryLock? TryAcquire(string dataDirectory, out string? reason)
     {
         Directory.CreateDirectory(dataDirectory);
-        string path = Path.Combine(Path.GetFullPath(dataDirectory), "eventfilterd.lock");
+        string path = Path.Combine(Path.GetFullPath(dataDirectory), DataLayout.LockFile);
         try
         {
             reason = null;

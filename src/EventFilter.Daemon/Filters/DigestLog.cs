@@ -1,5 +1,3 @@
-using System.Buffers.Binary;
-using System.IO.Hashing;
 using EventFilter.Storage;
 using Microsoft.Win32.SafeHandles;
 
@@ -8,15 +6,11 @@ namespace EventFilter.Daemon.Filters;
 /// <summary>
 /// A filter's append-only log of the 64-bit digests of the items it took in (those BF.ADD answered 1 for), after a
 /// checksummed header holding the filter's <see cref="FilterParameters"/>. The log is the filter: layer files are
-/// rebuilt and caught up from it. Positions are byte offsets; the first record is at <see cref="HeaderLength"/>.
+/// rebuilt and caught up from it. Positions are byte offsets; the bytes are <see cref="DigestLogFormat"/>'s.
 /// See docs/daemon.md, "Durability".
 /// </summary>
 internal sealed class DigestLog : IDisposable
 {
-    public const int HeaderLength = 40;
-    private static ReadOnlySpan<byte> Magic => "EFDIGEST"u8;
-    private const int Version = 1;
-
     private readonly FileStream _stream;
 
     private DigestLog(FileStream stream, FilterParameters parameters, long end)
@@ -31,21 +25,15 @@ internal sealed class DigestLog : IDisposable
     /// <summary>The end of the last whole record written (not necessarily synced).</summary>
     public long EndPosition { get; private set; }
 
-    public long Records => (EndPosition - HeaderLength) / sizeof(ulong);
+    public long Records => DigestLogFormat.RecordsIn(EndPosition);
 
     private SafeFileHandle Handle => _stream.SafeFileHandle;
 
     /// <summary>Writes a new log with its header, durably (fsync, then the directory), before any record can go in.</summary>
     public static void Create(string path, FilterParameters parameters)
     {
-        Span<byte> header = stackalloc byte[HeaderLength];
-        Magic.CopyTo(header);
-        BinaryPrimitives.WriteInt32LittleEndian(header[8..], Version);
-        BinaryPrimitives.WriteInt32LittleEndian(header[12..], parameters.Expansion);
-        BinaryPrimitives.WriteInt64LittleEndian(header[16..], parameters.Capacity);
-        BinaryPrimitives.WriteDoubleLittleEndian(header[24..], parameters.ErrorRate);
-        BinaryPrimitives.WriteInt32LittleEndian(header[32..], parameters.NonScaling ? 1 : 0);
-        BinaryPrimitives.WriteUInt32LittleEndian(header[36..], Crc32.HashToUInt32(header[..36]));
+        Span<byte> header = stackalloc byte[DigestLogFormat.HeaderLength];
+        DigestLogFormat.WriteHeader(header, parameters);
         using (var stream = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.None, bufferSize: 0))
         {
             stream.Write(header);
@@ -62,20 +50,14 @@ internal sealed class DigestLog : IDisposable
         var stream = new FileStream(path, FileMode.Open, FileAccess.ReadWrite, FileShare.Read, bufferSize: 0);
         try
         {
-            Span<byte> header = stackalloc byte[HeaderLength];
-            if (stream.Length < HeaderLength || RandomAccess.Read(stream.SafeFileHandle, header, 0) != HeaderLength
-                || !header[..8].SequenceEqual(Magic) || BinaryPrimitives.ReadInt32LittleEndian(header[8..]) != Version
-                || BinaryPrimitives.ReadUInt32LittleEndian(header[36..]) != Crc32.HashToUInt32(header[..36]))
+            Span<byte> header = stackalloc byte[DigestLogFormat.HeaderLength];
+            if (stream.Length < DigestLogFormat.HeaderLength || RandomAccess.Read(stream.SafeFileHandle, header, 0) != DigestLogFormat.HeaderLength
+                || !DigestLogFormat.TryReadHeader(header, out FilterParameters parameters))
             {
                 throw new InvalidDataException($"'{path}' is not a digest log: its header is missing, of another version or fails its checksum.");
             }
 
-            var parameters = new FilterParameters(
-                BinaryPrimitives.ReadInt64LittleEndian(header[16..]),
-                BinaryPrimitives.ReadDoubleLittleEndian(header[24..]),
-                BinaryPrimitives.ReadInt32LittleEndian(header[12..]),
-                BinaryPrimitives.ReadInt32LittleEndian(header[32..]) != 0);
-            long end = HeaderLength + ((stream.Length - HeaderLength) / sizeof(ulong) * sizeof(ulong));
+            long end = DigestLogFormat.PositionOf(DigestLogFormat.RecordsIn(stream.Length));
             if (end != stream.Length)
             {
                 stream.SetLength(end);

@@ -26,7 +26,7 @@ internal sealed class FilterLayer : IDisposable
 
     public FilterFile File => _filter.File;
 
-    public static string PathFor(string directory, int layer) => Path.Combine(directory, $"layer-{layer:D3}.filter");
+    public static string PathFor(string directory, int layer) => Path.Combine(directory, DataLayout.LayerFile(layer));
 
     /// <summary>Opens (or creates, or rebuilds) layer <paramref name="layer"/> and catches it up to the log's end.</summary>
     public static FilterLayer Open(string directory, int layer, DigestLog log, FilterFileOptions options, FilterObserver observer)
@@ -52,8 +52,8 @@ internal sealed class FilterLayer : IDisposable
     /// <summary>Adds this layer's records from its checkpoint to the log's end, then checkpoints there.</summary>
     private void CatchUp(DigestLog log)
     {
-        long end = Math.Min(log.EndPosition, DigestLog.HeaderLength + ((Start + Capacity) * sizeof(ulong)));
-        long position = Math.Max(_filter.DurablePosition, DigestLog.HeaderLength + (Start * sizeof(ulong)));
+        long end = Math.Min(log.EndPosition, DigestLogFormat.PositionOf(Start + Capacity));
+        long position = Math.Max(_filter.DurablePosition, DigestLogFormat.PositionOf(Start));
         Span<ulong> digests = new ulong[8192];
         while (position < end)
         {

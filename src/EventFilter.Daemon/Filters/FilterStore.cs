@@ -17,7 +17,7 @@ internal sealed class FilterStore : IDisposable
 
     public FilterStore(string dataDirectory, FilterObserver observer)
     {
-        _root = Path.Combine(dataDirectory, "filters");
+        _root = Path.Combine(dataDirectory, DataLayout.FiltersDirectory);
         _observer = observer;
     }
 
@@ -28,7 +28,7 @@ internal sealed class FilterStore : IDisposable
         foreach (string directory in Directory.GetDirectories(_root))
         {
             string name = Path.GetFileName(directory);
-            if (name.EndsWith(".tmp", StringComparison.Ordinal) || name.EndsWith(".deleted", StringComparison.Ordinal))
+            if (DataLayout.IsLeftover(name))
             {
                 Directory.Delete(directory, recursive: true);
             }
@@ -126,7 +126,7 @@ internal sealed class FilterStore : IDisposable
     private NamedFilter CreateLocked(string name, FilterParameters parameters)
     {
         string final = Path.Combine(_root, name);
-        string building = final + ".tmp";
+        string building = final + DataLayout.CreatingSuffix;
         if (Directory.Exists(building))
         {
             Directory.Delete(building, recursive: true);
@@ -150,7 +150,7 @@ internal sealed class FilterStore : IDisposable
 
         filter.Close(checkpoint: false);
         string final = Path.Combine(_root, name);
-        string deleted = final + ".deleted";
+        string deleted = final + DataLayout.DeletingSuffix;
         Directory.Move(final, deleted);
         DurableDirectory.Sync(_root);
         Directory.Delete(deleted, recursive: true);

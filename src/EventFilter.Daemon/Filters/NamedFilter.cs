@@ -32,7 +32,7 @@ internal sealed partial class NamedFilter : IDisposable
 
     public FilterParameters Parameters => _log.Parameters;
 
-    public static string LogPath(string directory) => Path.Combine(directory, "digest.log");
+    public static string LogPath(string directory) => Path.Combine(directory, DataLayout.DigestLogFile);
 
     /// <summary>Opens the filter in <paramref name="directory"/>: its log, then every layer the log's items reach, each caught up.</summary>
     public static NamedFilter Open(string directory, FilterObserver observer)

@@ -4,8 +4,10 @@ using System.Text;
 namespace EventFilter.Daemon.Protocol;
 
 /// <summary>
-/// The replies of one connection, in RESP2, gathered in one growing buffer and sent once per read: a pipelined batch
-/// of commands costs one send, and answers go out in order. Reused for the life of the connection.
+/// The replies of one connection, gathered in one growing buffer and sent once per read: a pipelined batch of commands
+/// costs one send, and answers go out in order. Reused for the life of the connection. Speaks RESP2 until HELLO 3
+/// switches it to RESP3, whose maps, booleans, nulls and verbatim strings the typed methods below write; in RESP2 they
+/// fall back to what Redis sends there (a flat array, 1/0, a null bulk string, a bulk string).
 /// </summary>
 internal sealed class RespWriter
 {
@@ -13,6 +15,11 @@ internal sealed class RespWriter
     private byte[] _buffer = new byte[16 * 1024];
 
     public int Length { get; private set; }
+
+    /// <summary>2 (the default) or 3, as the last successful HELLO set it.</summary>
+    public int ProtocolVersion { get; set; } = 2;
+
+    private bool Resp3 => ProtocolVersion == 3;
 
     public ReadOnlyMemory<byte> Written => _buffer.AsMemory(0, Length);
 
@@ -36,7 +43,50 @@ internal sealed class RespWriter
 
     public void ArrayHeader(long count) => Number((byte)'*', count);
 
-    public void NullBulk() => Raw("$-1\r\n"u8);
+    /// <summary>A map of <paramref name="pairs"/> key-value pairs; in RESP2 a flat array of twice as many elements.</summary>
+    public void MapHeader(int pairs)
+    {
+        if (Resp3)
+        {
+            Number((byte)'%', pairs);
+        }
+        else
+        {
+            ArrayHeader(pairs * 2L);
+        }
+    }
+
+    /// <summary>A yes/no answer: #t/#f in RESP3, :1/:0 in RESP2 (as RedisBloom answers BF.ADD and BF.EXISTS).</summary>
+    public void Boolean(bool value)
+    {
+        if (Resp3)
+        {
+            Raw(value ? "#t\r\n"u8 : "#f\r\n"u8);
+        }
+        else
+        {
+            Raw(value ? ":1\r\n"u8 : ":0\r\n"u8);
+        }
+    }
+
+    /// <summary>No value: RESP3's null, RESP2's null bulk string.</summary>
+    public void Null() => Raw(Resp3 ? "_\r\n"u8 : "$-1\r\n"u8);
+
+    /// <summary>Text for people (INFO): RESP3's verbatim string of format "txt", RESP2's bulk string.</summary>
+    public void VerbatimText(string value)
+    {
+        if (!Resp3)
+        {
+            Bulk(value);
+            return;
+        }
+
+        int bytes = Encoding.UTF8.GetByteCount(value);
+        Number((byte)'=', bytes + 4);
+        Raw("txt:"u8);
+        Length += Encoding.UTF8.GetBytes(value, Reserve(bytes));
+        Raw(Crlf);
+    }
 
     public void Bulk(ReadOnlySpan<byte> value)
     {

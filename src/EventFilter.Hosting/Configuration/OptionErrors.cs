@@ -25,6 +25,8 @@ internal static class OptionErrors
 
     public const string CorruptionThresholdAccepted = "a fraction strictly between 0 and 1, e.g. 0.05 for 5%";
 
+    public const string AllOnesRebuildThresholdAccepted = "a fraction above 0 and at most 1, e.g. 0.01 for 1% (1: never rebuild online)";
+
     public const string CatchUpCheckpointRecordsAccepted = "a whole number of records from 1 to 9223372036854775807, e.g. 1000000";
 
     public static string Format(string key, string? given, string problem, string accepted) =>

@@ -34,6 +34,11 @@ internal sealed class SectionReader(IConfiguration section) : IConfigureOptions<
             options.CorruptionThreshold = threshold;
         }
 
+        if (Read(options, nameof(options.AllOnesRebuildThreshold), OptionErrors.AllOnesRebuildThresholdAccepted, "not a number", ParseDouble) is { } allOnes)
+        {
+            options.AllOnesRebuildThreshold = allOnes;
+        }
+
         if (Read(options, nameof(options.CatchUpCheckpointRecords), OptionErrors.CatchUpCheckpointRecordsAccepted, "not a whole number", ParseLong) is { } records)
         {
             options.CatchUpCheckpointRecords = records;

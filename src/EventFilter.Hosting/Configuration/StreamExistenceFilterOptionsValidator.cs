@@ -35,6 +35,12 @@ internal sealed class StreamExistenceFilterOptionsValidator : IValidateOptions<S
             failures.Add(OptionErrors.Format(options.KeyOf(nameof(options.CorruptionThreshold)), threshold.ToString(CultureInfo.InvariantCulture), "out of range", OptionErrors.CorruptionThresholdAccepted));
         }
 
+        double allOnes = options.AllOnesRebuildThreshold;
+        if (!(allOnes > 0 && allOnes <= 1))
+        {
+            failures.Add(OptionErrors.Format(options.KeyOf(nameof(options.AllOnesRebuildThreshold)), allOnes.ToString(CultureInfo.InvariantCulture), "out of range", OptionErrors.AllOnesRebuildThresholdAccepted));
+        }
+
         if (options.CatchUpCheckpointRecords < 1)
         {
             failures.Add(OptionErrors.Format(options.KeyOf(nameof(options.CatchUpCheckpointRecords)), options.CatchUpCheckpointRecords.ToString(CultureInfo.InvariantCulture), "out of range", OptionErrors.CatchUpCheckpointRecordsAccepted));

@@ -52,10 +52,10 @@ internal sealed class StreamExistenceFilterHealthCheck(HostedStreamExistenceFilt
                 return HealthCheckResult.Degraded(string.Create(CultureInfo.InvariantCulture, $"catching up: {percent:F0}%"), data: data);
         }
 
-        // Ready. A failed resize or checkpoint leaves correct answers but needs an operator.
+        // Ready. A failed resize, online rebuild or checkpoint leaves correct answers but needs an operator.
         if (filter.Failure is { } backgroundFailure)
         {
-            return HealthCheckResult.Degraded($"resize failed: {backgroundFailure.Message}", backgroundFailure, data);
+            return HealthCheckResult.Degraded($"background work failed (a resize, an online rebuild or catch-up's final checkpoint): {backgroundFailure.Message}", backgroundFailure, data);
         }
 
         if (filter.CheckpointFailure is { } checkpointFailure)
@@ -71,6 +71,7 @@ internal sealed class StreamExistenceFilterHealthCheck(HostedStreamExistenceFilt
             return HealthCheckResult.Degraded(string.Create(CultureInfo.InvariantCulture, $"{foundNow} corrupted lines found at start (set to all ones; below the rebuild threshold)"), data: data);
         }
 
-        return HealthCheckResult.Healthy(filter.IsResizing ? "ready (resizing)" : "ready", data);
+        string serving = filter.IsResizing ? "ready (resizing)" : filter.OnlineRebuild is not null ? "ready (rebuilding online)" : "ready";
+        return HealthCheckResult.Healthy(serving, data);
     }
 }

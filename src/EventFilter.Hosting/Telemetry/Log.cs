@@ -29,6 +29,9 @@ internal static partial class Log
     [LoggerMessage(6, LogLevel.Information, "Stream-existence filter {Path} resized to {SizeBytes} bytes", EventName = "ResizeCompleted")]
     public static partial void ResizeCompleted(ILogger logger, string path, long sizeBytes);
 
+    [LoggerMessage(22, LogLevel.Information, "Stream-existence filter {Path} rebuilt online ({Reason}): the fresh file serves now", EventName = "OnlineRebuildCompleted")]
+    public static partial void OnlineRebuildCompleted(ILogger logger, string path, string reason);
+
     [LoggerMessage(7, LogLevel.Warning, "Stream-existence filter {Path}: checkpoint ignored ({Reason}); catching up from the start of the log", EventName = "CheckpointIgnored")]
     public static partial void CheckpointIgnored(ILogger logger, string path, string reason);
 
@@ -50,7 +53,7 @@ internal static partial class Log
     [LoggerMessage(11, LogLevel.Warning, "Stream-existence filter {Path}: the log was truncated; checkpoint moved back from {FromPosition} to {ToPosition}", EventName = "Truncated")]
     public static partial void Truncated(ILogger logger, string path, long fromPosition, long toPosition);
 
-    [LoggerMessage(12, LogLevel.Error, "Stream-existence filter {Path}: catch-up or resize failed; lookups answer \"maybe\" until the host restarts: {Message}", EventName = "BackgroundWorkFailed")]
+    [LoggerMessage(12, LogLevel.Error, "Stream-existence filter {Path}: background work failed (a failed catch-up answers \"maybe\" until the host restarts; a failed resize or online rebuild leaves the old file serving): {Message}", EventName = "BackgroundWorkFailed")]
     public static partial void BackgroundWorkFailed(ILogger logger, string path, string message, Exception error);
 
     [LoggerMessage(13, LogLevel.Critical, "Stream-existence filter {Path} could not be opened, so the host stops: {Message}", EventName = "OpenFailed")]

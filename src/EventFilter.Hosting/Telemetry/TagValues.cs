@@ -21,6 +21,8 @@ internal static class TagValues
         RebuildReason.InvalidHeader => "invalid-header",
         RebuildReason.WrongLength => "wrong-length",
         RebuildReason.TooCorrupted => "too-corrupted",
+        RebuildReason.AllOnesLines => "all-ones-lines",
+        RebuildReason.Requested => "requested",
         _ => reason.ToString(),
     };
 }

@@ -65,6 +65,15 @@ internal sealed class TelemetryObserver(ILogger logger, FilterMetrics metrics) :
         Log.ResizeCompleted(logger, path, sizeBytes);
     }
 
+    public override void OnlineRebuildCompleted(string path, RebuildReason reason)
+    {
+        // The fresh file has no damage: what the last open found no longer describes the serving file, and a failed
+        // earlier attempt is superseded.
+        _verification = _verification is { } found ? found with { MismatchedLines = 0, AllOnesLines = 0, RepairedLines = 0, FirstBadLines = [] } : null;
+        _backgroundFailure = null;
+        Log.OnlineRebuildCompleted(logger, path, TagValues.Of(reason));
+    }
+
     public override void CheckpointIgnored(string path, string reason)
     {
         metrics.RecordIgnoredCheckpoint();

@@ -33,6 +33,16 @@ internal sealed class AtomicBitmap
         }
     }
 
+    /// <summary>Starts loading the word that holds <paramref name="index"/>, for an <see cref="Add"/> a little later.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public unsafe void Prefetch(long index)
+    {
+        if (System.Runtime.Intrinsics.X86.Sse.IsSupported)
+        {
+            System.Runtime.Intrinsics.X86.Sse.Prefetch0(Unsafe.AsPointer(ref Unsafe.Add(ref System.Runtime.InteropServices.MemoryMarshal.GetArrayDataReference(_words), (nint)(index >> 6))));
+        }
+    }
+
     /// <summary>Number of members now (a snapshot; adds may race it).</summary>
     public long Count()
     {

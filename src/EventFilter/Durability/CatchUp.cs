@@ -17,6 +17,7 @@ internal sealed class CatchUp
     private readonly IProgress<CatchUpProgress>? _progress;
     private long _position;
     private long _truncatedTo = long.MaxValue;
+    private long _coverTo;
 
     public CatchUp(IStreamNameLog log, FilterObserver observer, long checkpointRecords, IProgress<CatchUpProgress>? progress)
     {
@@ -29,9 +30,19 @@ internal sealed class CatchUp
     /// <summary>Everything before this position has been added by the running catch-up.</summary>
     public long Position => Volatile.Read(ref _position);
 
+    private bool Covered => Position >= Volatile.Read(ref _coverTo);
+
     /// <summary>The host truncated its log: the loop must not go on from beyond <paramref name="position"/>.</summary>
     public void NoteTruncation(long position)
     {
+        // What was appended beyond the cut will never be durable: a catch-up waiting to cover it would wait for ever.
+        long cover;
+        do
+        {
+            cover = Volatile.Read(ref _coverTo);
+        }
+        while (position < cover && Interlocked.CompareExchange(ref _coverTo, position, cover) != cover);
+
         long seen;
         do
         {
@@ -40,14 +51,23 @@ internal sealed class CatchUp
         while (position < seen && Interlocked.CompareExchange(ref _truncatedTo, position, seen) != seen);
     }
 
-    public async Task<CatchUpProgress> RunAsync(CheckpointedFilter target, CancellationToken cancellationToken)
+    /// <summary>
+    /// Adds every record from the target's checkpoint to the log's durable end. With <paramref name="coverTo"/>, it
+    /// does not finish before it has read up to there either, waiting for the host to make those records durable.
+    /// </summary>
+    /// <remarks>
+    /// <c>caughtUp</c> is called once, when everything durable (and up to <c>coverTo</c>) has been added, before the
+    /// final checkpoint: from then on the target holds every name in the log, and its checkpoint is only for the next start.
+    /// </remarks>
+    public async Task<CatchUpProgress> RunAsync(CheckpointedFilter target, CancellationToken cancellationToken, long coverTo = 0, Action? caughtUp = null)
     {
+        Volatile.Write(ref _coverTo, coverTo);
         long start = target.DurablePosition;
         Volatile.Write(ref _position, start);
         var batch = new StreamNameBatch();
         var clock = Stopwatch.StartNew();
         TimeSpan lastReport = TimeSpan.Zero;
-        long records = 0, sinceCheckpoint = 0, end = _log.EndPosition;
+        long records = 0, sinceCheckpoint = 0, waits = 0, end = _log.EndPosition;
 
         while (true)
         {
@@ -57,9 +77,25 @@ internal sealed class CatchUp
             if (Position >= end)
             {
                 end = _log.EndPosition;
-                if (Position >= end && target.Checkpoint(Position, epoch))
+                if (Position >= end && !Covered)
                 {
-                    break;
+                    // Records an add already sent elsewhere are appended but not yet durable: keep what was read, and wait.
+                    if (waits == 0)
+                    {
+                        target.Checkpoint(Position, epoch);
+                    }
+
+                    await WaitForLogAsync(++waits, cancellationToken).ConfigureAwait(false);
+                    continue;
+                }
+
+                if (Position >= end)
+                {
+                    Interlocked.Exchange(ref caughtUp, null)?.Invoke();
+                    if (target.Checkpoint(Position, epoch))
+                    {
+                        break;
+                    }
                 }
 
                 continue;
@@ -69,7 +105,14 @@ internal sealed class CatchUp
             await _log.ReadAsync(Position, batch, cancellationToken).ConfigureAwait(false);
             if (batch.Count == 0 && batch.NextPosition <= Position)
             {
-                // The log has nothing more to give, whatever its end said: stop here.
+                // The log has nothing more to give, whatever its end said: stop here, once what must be covered is.
+                if (!Covered)
+                {
+                    await WaitForLogAsync(++waits, cancellationToken).ConfigureAwait(false);
+                    continue;
+                }
+
+                Interlocked.Exchange(ref caughtUp, null)?.Invoke();
                 if (target.Checkpoint(Position, epoch))
                 {
                     break;
@@ -80,6 +123,7 @@ internal sealed class CatchUp
 
             target.File.AddBatch(batch.Names, batch.Lengths);
             Volatile.Write(ref _position, batch.NextPosition);
+            waits = 0;
             records += batch.Count;
             sinceCheckpoint += batch.Count;
             if (sinceCheckpoint >= _checkpointRecords && target.Checkpoint(Position, epoch))
@@ -98,6 +142,11 @@ internal sealed class CatchUp
         Report(done);
         return done;
     }
+
+    // The log has no signal for "durable end moved", so poll: the host's next fsync is a few milliseconds away, and
+    // the back-off keeps a host whose writer has stopped (it needs a restart) from costing more than an idle poll.
+    private static Task WaitForLogAsync(long waits, CancellationToken cancellationToken) =>
+        Task.Delay(TimeSpan.FromMilliseconds(Math.Min(waits, 50)), cancellationToken);
 
     // One report goes to both listeners: the observer (logs and metrics, via hosting) and the caller's IProgress.
     private void Report(CatchUpProgress progress)

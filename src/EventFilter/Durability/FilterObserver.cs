@@ -11,7 +11,10 @@ public class FilterObserver
     /// <summary>The file was opened (or created) and verified.</summary>
     public virtual void Opened(string path, bool created, VerificationResult verification) { }
 
-    /// <summary>The file cannot be used and a new one is being built from the log.</summary>
+    /// <summary>
+    /// A new file is being built from the log: in place of one that cannot be used (not ready until caught up), or, for
+    /// <see cref="RebuildReason.AllOnesLines"/> and <see cref="RebuildReason.Requested"/>, online, beside the serving one.
+    /// </summary>
     public virtual void RebuildStarted(string path, RebuildReason reason, string detail) { }
 
     /// <summary>The configured size differs from the file's; a new file is being built while the old one serves.</summary>
@@ -19,6 +22,9 @@ public class FilterObserver
 
     /// <summary>The resized file caught up and replaced the old one.</summary>
     public virtual void ResizeCompleted(string path, long sizeBytes) { }
+
+    /// <summary>An online rebuild at the same size swapped its new file in; see <see cref="StreamExistenceFilter.RebuildAsync"/>.</summary>
+    public virtual void OnlineRebuildCompleted(string path, RebuildReason reason) { }
 
     /// <summary>The checkpoint could not be used; catch-up starts from the beginning of the log.</summary>
     public virtual void CheckpointIgnored(string path, string reason) { }

@@ -14,4 +14,10 @@ public enum RebuildReason
 
     /// <summary>More than the corruption threshold of lines were corrupted.</summary>
     TooCorrupted,
+
+    /// <summary>More than the all-ones threshold of lines were all ones: rebuilt online, the old file serving meanwhile.</summary>
+    AllOnesLines,
+
+    /// <summary>An operator asked for an online rebuild (<see cref="StreamExistenceFilter.RebuildAsync"/>).</summary>
+    Requested,
 }

@@ -12,6 +12,8 @@ public sealed class RecordingObserver : FilterObserver
 
     public int ResizesCompleted { get; private set; }
 
+    public List<RebuildReason> OnlineRebuildsCompleted { get; } = [];
+
     public int CheckpointsWritten { get; private set; }
 
     public List<(long From, long To)> Truncations { get; } = [];
@@ -23,6 +25,8 @@ public sealed class RecordingObserver : FilterObserver
     public int Folds => Volatile.Read(ref _folds);
 
     private int _folds;
+
+    private readonly List<(string Path, long Position, TaskCompletionSource Reached)> _checkpointWaits = [];
 
     public override void JournalFolded(string path, FlushResult fold) => Interlocked.Increment(ref _folds);
 
@@ -36,7 +40,34 @@ public sealed class RecordingObserver : FilterObserver
 
     public override void ResizeCompleted(string path, long sizeBytes) => ResizesCompleted++;
 
-    public override void CheckpointWritten(string path, long position, FlushResult flush) => CheckpointsWritten++;
+    public override void OnlineRebuildCompleted(string path, RebuildReason reason) => OnlineRebuildsCompleted.Add(reason);
+
+    public override void CheckpointWritten(string path, long position, FlushResult flush)
+    {
+        CheckpointsWritten++;
+        lock (_checkpointWaits)
+        {
+            foreach ((string waitPath, long waitPosition, TaskCompletionSource reached) in _checkpointWaits)
+            {
+                if (waitPath == path && position >= waitPosition)
+                {
+                    reached.TrySetResult();
+                }
+            }
+        }
+    }
+
+    /// <summary>Completes once a checkpoint of the file at <paramref name="path"/> is written at or past <paramref name="position"/>.</summary>
+    public Task WhenCheckpointed(string path, long position)
+    {
+        var reached = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        lock (_checkpointWaits)
+        {
+            _checkpointWaits.Add((path, position, reached));
+        }
+
+        return reached.Task;
+    }
 
     public override void Truncated(string path, long fromPosition, long toPosition) => Truncations.Add((fromPosition, toPosition));
 }

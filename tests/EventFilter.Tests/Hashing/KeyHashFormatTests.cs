@@ -67,6 +67,27 @@ public sealed class KeyHashFormatTests
         }
     }
 
+    [Fact]
+    public void Narrowing_agrees_with_UTF8_at_every_length_and_finds_a_non_ASCII_char_at_every_position()
+    {
+        // The narrowing steps 16 chars at a time with an overlapping last step, and a scalar loop below 16: a
+        // non-ASCII char must send the name to the encoder wherever it sits, in a full step or the overlap.
+        for (int length = 0; length <= 130; length++)
+        {
+            char[] chars = Enumerable.Range(0, length).Select(i => (char)('!' + (i * 7 % 90))).ToArray();
+            Assert.Equal(KeyHasher.Hash(Encoding.UTF8.GetBytes(chars), 5), KeyHasher.Hash(chars, 5));
+            for (int at = 0; at < length; at++)
+            {
+                foreach (char odd in "\u0080\u00E9\u0100\u7FFF\uFF41")
+                {
+                    char[] mixed = (char[])chars.Clone();
+                    mixed[at] = odd;
+                    Assert.Equal(KeyHasher.Hash(Encoding.UTF8.GetBytes(mixed), 5), KeyHasher.Hash(mixed, 5));
+                }
+            }
+        }
+    }
+
     [Theory]
     [InlineData(0, 0L, 0x2D06800538D394C2UL)]
     [InlineData(1, 0L, 0x4C5CCA45D0F4811FUL)]

@@ -25,6 +25,26 @@ public sealed class HostContractTests : IDisposable
     }
 
     [Fact]
+    public async Task Each_name_is_added_only_once_the_appended_end_covers_its_record()
+    {
+        // What a resize relies on (docs/design.md, "Resize"): a name added before the new file existed has its record
+        // inside the appended end the resize reads next, even though the record is not durable yet.
+        var filter = new RecordingFilter();
+        await using EventLogEngine engine = await EventLogEngine.OpenAsync(Engines.Options(_directory.Path) with { SegmentSizeBytes = 64 * 1024 });
+        filter.AppendedEnd = () => engine.AppendedEndPosition;
+        engine.Start(filter);
+        var positions = new Dictionary<string, long>();
+        for (int i = 0; i < 200; i++)
+        {
+            string name = $"covered-{i}";
+            positions[name] = (await engine.AppendAsync(name, ExpectedVersion.NoStream, Engines.Event(data: new string((char)(97 + (i % 26)), i * 8)))).LogPosition;
+        }
+
+        Assert.All(positions, p => Assert.True(filter.AppendedEndAtAdd[p.Key] > p.Value, $"{p.Key} at {p.Value} was added at appended end {filter.AppendedEndAtAdd[p.Key]}"));
+        Assert.Equal(engine.EndPosition, engine.AppendedEndPosition);
+    }
+
+    [Fact]
     public async Task A_rejected_append_adds_nothing_to_the_filter()
     {
         var filter = new RecordingFilter();

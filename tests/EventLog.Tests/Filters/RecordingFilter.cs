@@ -13,6 +13,12 @@ internal sealed class RecordingFilter : IStreamExistenceFilter
 
     public ConcurrentQueue<long> Truncations { get; } = new();
 
+    /// <summary>When set, read at every add: what a resizing filter would read as the log's appended end then.</summary>
+    public Func<long>? AppendedEnd { get; set; }
+
+    /// <summary>Each name's appended end as read when it was added.</summary>
+    public ConcurrentDictionary<string, long> AppendedEndAtAdd { get; } = new();
+
     public FilterState State => FilterState.Ready;
 
     public bool IsReady => true;
@@ -25,9 +31,19 @@ internal sealed class RecordingFilter : IStreamExistenceFilter
 
     public bool MightExist(ReadOnlySpan<byte> utf8StreamName) => Added.Contains(Encoding.UTF8.GetString(utf8StreamName));
 
-    public void Add(ReadOnlySpan<char> streamName) => Added.Add(streamName.ToString());
+    public void Add(ReadOnlySpan<char> streamName) => Record(streamName.ToString());
 
-    public void Add(ReadOnlySpan<byte> utf8StreamName) => Added.Add(Encoding.UTF8.GetString(utf8StreamName));
+    public void Add(ReadOnlySpan<byte> utf8StreamName) => Record(Encoding.UTF8.GetString(utf8StreamName));
+
+    private void Record(string name)
+    {
+        if (AppendedEnd is { } appendedEnd)
+        {
+            AppendedEndAtAdd[name] = appendedEnd();
+        }
+
+        Added.Add(name);
+    }
 
     public void Checkpoint(long position) => Checkpoints.Enqueue(position);
 

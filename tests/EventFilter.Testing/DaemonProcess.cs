@@ -1,11 +1,13 @@
 using System.Diagnostics;
 using System.Net.Sockets;
+using Xunit;
 
-namespace EventFilter.Daemon.Tests;
+namespace EventFilter.Testing;
 
 /// <summary>
-/// eventfilterd as a real child process (<c>dotnet eventfilterd.dll</c>, copied beside the tests), so that it can be
-/// killed with SIGKILL mid-write. Ready means its socket accepts a connection, polled with a bounded timeout.
+/// eventfilterd as a real child process (<c>dotnet eventfilterd.dll</c>, copied beside the tests by a reference to
+/// the daemon's project), so that it can be killed with SIGKILL mid-write. Ready means its socket accepts a
+/// connection, polled with a bounded timeout. Shared by the daemon's tests and the CLI's client-mode tests.
 /// </summary>
 public sealed class DaemonProcess : IDisposable
 {
@@ -79,8 +81,6 @@ public sealed class DaemonProcess : IDisposable
         daemon._process.WaitForExit(); // drains the redirected output
         return (daemon._process.ExitCode, daemon.Output);
     }
-
-    public RespClient Connect() => new(SocketPath);
 
     /// <summary>SIGKILL: no shutdown, no checkpoint, no flush: a crash as far as the data directory can tell.</summary>
     public void Kill()

@@ -1,6 +1,6 @@
-namespace EventFilter.Daemon.Tests;
+namespace EventFilter.Testing;
 
-/// <summary>One daemon shared by a test class whose tests use keys of their own; started once, killed at the end.</summary>
+/// <summary>One daemon shared by a test class whose tests use keys of their own; started once, killed at the end. Used by the daemon's and the CLI's tests.</summary>
 public sealed class DaemonFixture : IDisposable
 {
     private readonly TempDirectory _directory = new();
@@ -8,8 +8,6 @@ public sealed class DaemonFixture : IDisposable
     public DaemonFixture() => Daemon = DaemonProcess.Start(_directory.Path, "--log-sync", "always");
 
     public DaemonProcess Daemon { get; }
-
-    public RespClient Connect() => Daemon.Connect();
 
     public void Dispose()
     {

@@ -1,0 +1,118 @@
+using System.Globalization;
+using System.Net.Sockets;
+using System.Text;
+
+namespace EventFilter.Cli.Client;
+
+/// <summary>
+/// One connection to eventfilterd's Unix socket, speaking RESP2: each call sends one command (an array of bulk
+/// strings) and reads its one reply. Every failure to reach the daemon or to read its answer becomes a
+/// <see cref="DaemonUnreachableException"/> whose message says what to check; the whole command, connect included,
+/// must finish within the timeout, so a stopped (SIGSTOP) or wedged daemon cannot hang the tool.
+/// </summary>
+internal sealed class DaemonConnection : IAsyncDisposable
+{
+    private readonly Socket _socket;
+    private readonly NetworkStream _stream;
+    private readonly RespReader _reader;
+    private readonly CancellationTokenSource _deadline;
+    private readonly CancellationToken _cancel;
+
+    private DaemonConnection(string socketPath, Socket socket, CancellationTokenSource deadline, CancellationToken cancel)
+    {
+        _cancel = cancel;
+        SocketPath = socketPath;
+        _socket = socket;
+        _stream = new NetworkStream(socket, ownsSocket: false);
+        _reader = new RespReader(_stream);
+        _deadline = deadline;
+    }
+
+    /// <summary>The socket as the operator gave it, for messages and reports.</summary>
+    public string SocketPath { get; }
+
+    /// <summary>The operator's wait, for the timeout message.</summary>
+    public TimeSpan Timeout { get; private init; }
+
+    /// <exception cref="DaemonUnreachableException">No socket there, nobody listening, no permission, or the timeout passed.</exception>
+    public static async Task<DaemonConnection> OpenAsync(string socketPath, TimeSpan timeout, CancellationToken cancel)
+    {
+        string full = Path.GetFullPath(socketPath);
+        if (!File.Exists(full))
+        {
+            throw new DaemonUnreachableException($"no socket at '{socketPath}': is eventfilterd running? (its socket is DATA/eventfilterd.sock unless it was started with --socket)");
+        }
+
+        var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancel);
+        deadline.CancelAfter(timeout);
+        var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+        try
+        {
+            await socket.ConnectAsync(new UnixDomainSocketEndPoint(full), deadline.Token).ConfigureAwait(false);
+            return new DaemonConnection(socketPath, socket, deadline, cancel) { Timeout = timeout };
+        }
+        catch (Exception failure) when (failure is SocketException or OperationCanceledException)
+        {
+            socket.Dispose();
+            deadline.Dispose();
+            throw Unreachable(socketPath, timeout, failure, cancel);
+        }
+    }
+
+    /// <summary>Sends one command and returns its reply, error replies included (the caller decides what they mean).</summary>
+    public async Task<RespReply> CallAsync(IReadOnlyList<string> arguments)
+    {
+        try
+        {
+            await _stream.WriteAsync(Encode(arguments), _deadline.Token).ConfigureAwait(false);
+            return await _reader.ReadAsync(_deadline.Token).ConfigureAwait(false);
+        }
+        catch (Exception failure) when (failure is SocketException or IOException or OperationCanceledException)
+        {
+            throw Unreachable(SocketPath, Timeout, failure, _cancel);
+        }
+    }
+
+    /// <summary>Sends one command and returns its reply; an error reply becomes a <see cref="DaemonErrorException"/>.</summary>
+    public async Task<RespReply> CallExpectingSuccessAsync(IReadOnlyList<string> arguments)
+    {
+        RespReply reply = await CallAsync(arguments).ConfigureAwait(false);
+        return reply.IsError ? throw Refused(arguments, reply.Text!) : reply;
+    }
+
+    /// <summary>The one-line refusal for an error reply to <paramref name="arguments"/>.</summary>
+    public static DaemonErrorException Refused(IReadOnlyList<string> arguments, string error) =>
+        new($"eventfilterd refused {arguments[0]}{(arguments.Count > 1 ? $" '{arguments[1]}'" : "")}: {error}");
+
+    public async ValueTask DisposeAsync()
+    {
+        await _stream.DisposeAsync().ConfigureAwait(false);
+        _socket.Dispose();
+        _deadline.Dispose();
+    }
+
+    private static byte[] Encode(IReadOnlyList<string> arguments)
+    {
+        var frame = new StringBuilder().Append('*').Append(arguments.Count).Append("\r\n");
+        foreach (string argument in arguments)
+        {
+            frame.Append('$').Append(Encoding.UTF8.GetByteCount(argument)).Append("\r\n").Append(argument).Append("\r\n");
+        }
+
+        return Encoding.UTF8.GetBytes(frame.ToString());
+    }
+
+    private static DaemonUnreachableException Unreachable(string socketPath, TimeSpan timeout, Exception failure, CancellationToken caller)
+    {
+        string seconds = timeout.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture);
+        string message = failure switch
+        {
+            OperationCanceledException when caller.IsCancellationRequested => $"cancelled while talking to eventfilterd at '{socketPath}'",
+            OperationCanceledException => $"eventfilterd at '{socketPath}' did not answer within {seconds} s (--timeout)",
+            SocketException { SocketErrorCode: SocketError.ConnectionRefused } => $"nothing is listening on '{socketPath}': eventfilterd is not running there (a killed daemon leaves its socket file behind)",
+            SocketException { SocketErrorCode: SocketError.AccessDenied } => $"permission denied on '{socketPath}': the socket's mode (0660 by default) lets only the daemon's user and group connect",
+            _ => $"lost the connection to eventfilterd at '{socketPath}': {failure.Message}",
+        };
+        return new DaemonUnreachableException(message, failure);
+    }
+}

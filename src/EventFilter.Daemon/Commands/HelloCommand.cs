@@ -1,0 +1,91 @@
+using System.Buffers.Text;
+
+namespace EventFilter.Daemon.Commands;
+
+/// <summary>
+/// HELLO [protover [AUTH username password] [SETNAME clientname]], as Redis 6 and later answer it: switches the
+/// connection to RESP3 (3) or back to RESP2 (2), then describes the server as a map in the protocol now in use.
+/// Without a version it only describes. Clients send it first: StackExchange.Redis on every connect, redis-cli -3.
+/// There are no users (the socket's file mode is the access control), so AUTH accepts Redis's passwordless
+/// "default" user with any password and refuses other names, as Redis does when no password is set.
+/// </summary>
+internal static class HelloCommand
+{
+    public static void Run(CommandContext context)
+    {
+        var args = context.Arguments;
+        int version = context.Reply.ProtocolVersion;
+        if (args.Count > 1)
+        {
+            if (!Utf8Parser.TryParse(args[1], out long requested, out int used) || used != args[1].Length)
+            {
+                context.Reply.Error("ERR Protocol version is not an integer or out of range");
+                return;
+            }
+
+            if (requested is not (2 or 3))
+            {
+                context.Reply.Error("NOPROTO unsupported protocol version");
+                return;
+            }
+
+            version = (int)requested;
+        }
+
+        if (CheckOptions(context) is { } error)
+        {
+            // Like Redis: a refused HELLO changes nothing, the protocol included.
+            context.Reply.Error(error);
+            return;
+        }
+
+        context.Reply.ProtocolVersion = version;
+        context.Reply.MapHeader(7);
+        context.Reply.Bulk("server"u8);
+        context.Reply.Bulk("redis"u8);
+        context.Reply.Bulk("version"u8);
+        context.Reply.Bulk(ServerCommands.RedisVersion);
+        context.Reply.Bulk("proto"u8);
+        context.Reply.Integer(version);
+        context.Reply.Bulk("id"u8);
+        context.Reply.Integer(context.ClientId);
+        context.Reply.Bulk("mode"u8);
+        context.Reply.Bulk("standalone"u8);
+        context.Reply.Bulk("role"u8);
+        context.Reply.Bulk("master"u8);
+        context.Reply.Bulk("modules"u8);
+        context.Reply.ArrayHeader(0);
+    }
+
+    /// <summary>Checks AUTH and SETNAME after the version; null when they are acceptable.</summary>
+    private static string? CheckOptions(CommandContext context)
+    {
+        var args = context.Arguments;
+        for (int i = 2; i < args.Count; i++)
+        {
+            if (BloomArguments.Is(args[i], "AUTH"u8) && i + 2 < args.Count)
+            {
+                if (!args[i + 1].SequenceEqual("default"u8))
+                {
+                    return "WRONGPASS invalid username-password pair or user is disabled.";
+                }
+
+                i += 2;
+            }
+            else if (BloomArguments.Is(args[i], "SETNAME"u8) && i + 1 < args.Count)
+            {
+                // Redis's rule for client names; the name itself is not kept (there is no CLIENT command).
+                if (args[++i].ContainsAnyExceptInRange((byte)'!', (byte)'~'))
+                {
+                    return "ERR Client names cannot contain spaces, newlines or special characters.";
+                }
+            }
+            else
+            {
+                return $"ERR Syntax error in HELLO option '{CommandTable.Printable(args[i])}'";
+            }
+        }
+
+        return null;
+    }
+}

@@ -1,0 +1,33 @@
+namespace EventFilter.Daemon.Filters;
+
+/// <summary>
+/// The names in a daemon's data directory (docs/daemon.md, "Files"). Compiled into eventfilter as well, whose
+/// `inspect DIR` reads a data directory offline without the daemon's program.
+/// </summary>
+internal static class DataLayout
+{
+    /// <summary>Held (flock) while a daemon runs on the directory.</summary>
+    public const string LockFile = "eventfilterd.lock";
+
+    /// <summary>The socket's default place, in the data directory.</summary>
+    public const string DefaultSocketFile = "eventfilterd.sock";
+
+    /// <summary>One directory per filter in here, named by <see cref="KeyNames"/>.</summary>
+    public const string FiltersDirectory = "filters";
+
+    /// <summary>A filter being created: renamed into place once its log header is durable; removed at start if left over.</summary>
+    public const string CreatingSuffix = ".tmp";
+
+    /// <summary>A filter being deleted: its files go after this rename; removed at start if left over.</summary>
+    public const string DeletingSuffix = ".deleted";
+
+    /// <summary>In a filter's directory: its <see cref="DigestLogFormat"/> log.</summary>
+    public const string DigestLogFile = "digest.log";
+
+    /// <summary>In a filter's directory: the filter file of layer <paramref name="layer"/>.</summary>
+    public static string LayerFile(int layer) => $"layer-{layer:D3}.filter";
+
+    /// <summary>True for the leftovers of an interrupted create or delete, which the next start removes.</summary>
+    public static bool IsLeftover(string directoryName) =>
+        directoryName.EndsWith(CreatingSuffix, StringComparison.Ordinal) || directoryName.EndsWith(DeletingSuffix, StringComparison.Ordinal);
+}

@@ -1,0 +1,56 @@
+using System.Buffers.Binary;
+using System.IO.Hashing;
+
+namespace EventFilter.Daemon.Filters;
+
+/// <summary>
+/// The bytes of a digest log (docs/daemon.md, "Files"): a 40-byte header, then one 8-byte digest per item, all
+/// little-endian. The header is "EFDIGEST", the version (int32), the expansion (int32), the capacity (int64), the
+/// error rate (float64), non-scaling (int32, 0 or 1) and a CRC-32 of the 36 bytes before it. A position in the log
+/// (what a layer's checkpoint claims) is a byte offset. Compiled into eventfilter as well, for `inspect DIR`.
+/// </summary>
+internal static class DigestLogFormat
+{
+    public const int HeaderLength = 40;
+
+    public const int RecordLength = sizeof(ulong);
+
+    private const int Version = 1;
+
+    private static ReadOnlySpan<byte> Magic => "EFDIGEST"u8;
+
+    public static void WriteHeader(Span<byte> header, FilterParameters parameters)
+    {
+        Magic.CopyTo(header);
+        BinaryPrimitives.WriteInt32LittleEndian(header[8..], Version);
+        BinaryPrimitives.WriteInt32LittleEndian(header[12..], parameters.Expansion);
+        BinaryPrimitives.WriteInt64LittleEndian(header[16..], parameters.Capacity);
+        BinaryPrimitives.WriteDoubleLittleEndian(header[24..], parameters.ErrorRate);
+        BinaryPrimitives.WriteInt32LittleEndian(header[32..], parameters.NonScaling ? 1 : 0);
+        BinaryPrimitives.WriteUInt32LittleEndian(header[36..], Crc32.HashToUInt32(header[..36]));
+    }
+
+    /// <summary>False when <paramref name="header"/> is short, of another format or version, or fails its checksum.</summary>
+    public static bool TryReadHeader(ReadOnlySpan<byte> header, out FilterParameters parameters)
+    {
+        parameters = default;
+        if (header.Length < HeaderLength || !header[..8].SequenceEqual(Magic) || BinaryPrimitives.ReadInt32LittleEndian(header[8..]) != Version
+            || BinaryPrimitives.ReadUInt32LittleEndian(header[36..]) != Crc32.HashToUInt32(header[..36]))
+        {
+            return false;
+        }
+
+        parameters = new FilterParameters(
+            BinaryPrimitives.ReadInt64LittleEndian(header[16..]),
+            BinaryPrimitives.ReadDoubleLittleEndian(header[24..]),
+            BinaryPrimitives.ReadInt32LittleEndian(header[12..]),
+            BinaryPrimitives.ReadInt32LittleEndian(header[32..]) != 0);
+        return true;
+    }
+
+    /// <summary>The position of the item with index <paramref name="index"/>, which is also the end of the items before it.</summary>
+    public static long PositionOf(long index) => HeaderLength + (index * RecordLength);
+
+    /// <summary>Whole items in a log of <paramref name="length"/> bytes; what is left after them is a torn append.</summary>
+    public static long RecordsIn(long length) => Math.Max(0, length - HeaderLength) / RecordLength;
+}

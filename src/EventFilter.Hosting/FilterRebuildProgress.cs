@@ -1,0 +1,29 @@
+using System.Diagnostics.CodeAnalysis;
+
+namespace EventFilter.Hosting;
+
+/// <summary>
+/// An online rebuild under way: the serving file answers while a fresh one of the same size catches up from the log
+/// beside it (docs/design.md, "Online rebuild").
+/// </summary>
+/// <param name="Reason">Why it started: <see cref="RebuildReason.AllOnesLines"/> or <see cref="RebuildReason.Requested"/>.</param>
+/// <param name="Percent">How much of the log the fresh file has read, 0 to 100 (0 until its first progress report).</param>
+/// <param name="EstimatedRemaining">When the fresh file should have caught up; null until there is a rate to go by.</param>
+public sealed record FilterRebuildProgress(RebuildReason Reason, double Percent, TimeSpan? EstimatedRemaining);
+
+/// <summary>
+/// Online rebuild for operators (the server's <c>POST /filter/rebuild</c>); registered by <c>AddStreamExistenceFilter</c>.
+/// It heals lines repaired to all ones, which answer "maybe" for every name, without downtime.
+/// </summary>
+public interface IFilterRebuildControl
+{
+    /// <summary>The online rebuild under way, or null when none is.</summary>
+    FilterRebuildProgress? Rebuild { get; }
+
+    /// <summary>
+    /// Starts an online rebuild in the background, which the host's stop cancels (it is not resumed after a restart).
+    /// Returns false, starting nothing, with the reason in words, when the filter is disabled, not ready, stopping,
+    /// or already resizing or rebuilding.
+    /// </summary>
+    bool TryStartRebuild([NotNullWhen(false)] out string? refusal);
+}
