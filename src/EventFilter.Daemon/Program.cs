@@ -2,9 +2,12 @@ using EventFilter;
 using EventFilter.Daemon;
 using EventFilter.Daemon.Filters;
 using EventFilter.Daemon.Server;
+using EventFilter.Daemon.Telemetry;
 using EventFilter.Durability;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 
 // eventfilterd: named Bloom filters over a Unix socket in RESP2 with RedisBloom's BF.* commands. See docs/daemon.md.
 DaemonOptions options;
@@ -32,10 +35,24 @@ if (File.Exists(options.SocketPathOrDefault) && UnixSocket.IsLive(options.Socket
     return 4;
 }
 
-HostApplicationBuilder builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = false, Args = [] });
+// No defaults: they read appsettings.json from the working directory with reload on change, which watches that whole
+// tree (a repository, /tmp) through inotify, costing start-up time and memory and waking on every filter created
+// under it. The daemon is configured by its command line; logging by environment variables (Logging__LogLevel__Default),
+// one line per entry on standard output (LineLoggerProvider).
+HostApplicationBuilder builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true, Args = [] });
+builder.Configuration.AddEnvironmentVariables();
+builder.Logging.AddConfiguration(builder.Configuration.GetSection("Logging"));
+builder.Logging.AddProvider(new LineLoggerProvider());
+
+// One log category, EventFilter.Daemon, as the hosting package logs under EventFilter. One ILogger rather than an
+// ILogger<T> per class also spares NativeAOT's start-up from building a Logger<T> type per class at run time.
+builder.Services.AddSingleton(services => services.GetRequiredService<ILoggerFactory>().CreateLogger("EventFilter.Daemon"));
 builder.Services.AddSingleton(options);
 builder.Services.AddSingleton(TimeProvider.System);
-builder.Services.AddSingleton(new FilterStore(options.DataDirectory, new FilterObserver()));
+builder.Services.AddSingleton<DaemonHealth>();
+builder.Services.AddSingleton<DaemonMetrics>();
+builder.Services.AddSingleton<LayerObserver>();
+builder.Services.AddSingleton(services => new FilterStore(options.DataDirectory, services.GetRequiredService<LayerObserver>()));
 builder.Services.AddHostedService<FilterLifetime>();
 builder.Services.AddHostedService<Checkpointer>();
 builder.Services.AddHostedService<RespListener>();

@@ -1,4 +1,5 @@
 using EventFilter.Daemon.Filters;
+using EventFilter.Daemon.Telemetry;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 
@@ -7,8 +8,9 @@ namespace EventFilter.Daemon.Server;
 /// <summary>
 /// Every sync interval (1 s by default): fsync each changed digest log, then checkpoint its layers at the log's end.
 /// With --log-sync periodic this is what bounds the loss on power failure; in both modes it keeps catch-up on start short.
+/// Each tick also logs a change of health (docs/daemon.md, "Telemetry").
 /// </summary>
-internal sealed class Checkpointer(DaemonOptions options, FilterStore store, TimeProvider time, ILogger<Checkpointer> logger) : BackgroundService
+internal sealed class Checkpointer(DaemonOptions options, FilterStore store, DaemonMetrics metrics, DaemonHealth health, TimeProvider time, ILogger logger) : BackgroundService
 {
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
@@ -26,9 +28,13 @@ internal sealed class Checkpointer(DaemonOptions options, FilterStore store, Tim
                     catch (Exception e) when (e is IOException or ObjectDisposedException)
                     {
                         // Logged, not fatal: adds stay in the log, and the next tick tries again.
-                        logger.LogError(e, "Checkpoint failed");
+                        metrics.Error(DaemonMetrics.Operation.Checkpoint);
+                        Log.CheckpointFailed(logger, e);
                     }
                 }
+
+                // Once per interval: a failure degrades health at once, recovery shows after DaemonHealth.DegradedFor.
+                health.Report();
             }
         }
         catch (OperationCanceledException)

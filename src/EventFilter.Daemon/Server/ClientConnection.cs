@@ -1,75 +1,132 @@
 using System.Net.Sockets;
 using EventFilter.Daemon.Commands;
 using EventFilter.Daemon.Protocol;
+using EventFilter.Daemon.Telemetry;
 using Microsoft.Extensions.Logging;
 
 namespace EventFilter.Daemon.Server;
 
 /// <summary>
-/// One client: reads into a buffer, runs every whole command in it, and sends all their replies with one write, so a
-/// pipelined batch is answered in order at one send per read. A protocol error is answered, then only this
-/// connection is closed. The buffer grows only as far as one command needs (bounded by <see cref="RespLimits"/>).
+/// One client, served on a thread of its own (<see cref="ConnectionThreads"/>) with blocking reads, after the accepting
+/// thread has answered what came with the connect (<see cref="Begin"/>): reads into a buffer, runs every whole command
+/// in it, and sends all their replies with one write, so a pipelined batch is answered in order at one send per read.
+/// A protocol error is answered, then only this connection is closed. The buffer grows only as far as one command
+/// needs (bounded by <see cref="RespLimits"/>).
 /// </summary>
-internal sealed class ClientConnection(Socket socket, CommandContext context, RespLimits limits, ILogger logger)
+/// <remarks>
+/// A thread per connection rather than async I/O: a blocked recv is woken by the kernel straight into this thread,
+/// where an async read goes through the socket engine's epoll thread and then a thread-pool thread, two more hand-offs
+/// per request (docs/daemon.md, "Measured"). eventfilterd serves a few local clients, so threads are cheap here.
+/// </remarks>
+internal sealed class ClientConnection(Socket socket, CommandContext context, RespLimits limits, DaemonMetrics metrics, ILogger logger)
 {
+    private readonly TaskCompletionSource _finished = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private byte[] _buffer = new byte[16 * 1024];
     private int _filled;
 
-    public async Task RunAsync(CancellationToken stopping)
+    /// <summary>Completes when the connection's thread has ended and its socket is closed.</summary>
+    public Task Finished => _finished.Task;
+
+    /// <summary>Ends the connection from another thread (the server is stopping): a blocked read returns at once.</summary>
+    public void Abort()
     {
-        using (socket)
+        try
         {
-            try
+            socket.Shutdown(SocketShutdown.Both);
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            // Already gone.
+        }
+    }
+
+    /// <summary>
+    /// Starts the connection on the accepting thread, and answers there whatever the client sent along with its connect:
+    /// a client that connects, asks once and leaves gets its reply without waiting for a connection thread to wake.
+    /// False when the connection is already over. Never throws.
+    /// </summary>
+    public bool Begin()
+    {
+        metrics.Connected();
+        return Guarded(() => socket.Available == 0 || ReadOnce());
+    }
+
+    /// <summary>Serves the client until it leaves or fails; never throws.</summary>
+    public void Run() => Guarded(() =>
+    {
+        while (ReadOnce())
+        {
+        }
+
+        return false;
+    });
+
+    /// <summary>Runs <paramref name="serve"/>, and ends the connection once it returns false or fails.</summary>
+    private bool Guarded(Func<bool> serve)
+    {
+        bool open = false;
+        try
+        {
+            open = serve();
+        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException)
+        {
+            // The client went away or the server is stopping: nothing to answer.
+        }
+        catch (Exception e)
+        {
+            // A bug must cost this connection only, never the daemon or the other clients.
+            metrics.Error(DaemonMetrics.Operation.Connection);
+            Log.ConnectionFailed(logger, e);
+        }
+        finally
+        {
+            if (!open)
             {
-                while (!stopping.IsCancellationRequested)
-                {
-                    if (_filled == _buffer.Length)
-                    {
-                        Array.Resize(ref _buffer, Math.Min(_buffer.Length * 2, limits.MaxCommandBytes));
-                    }
-
-                    int read = await socket.ReceiveAsync(_buffer.AsMemory(_filled), SocketFlags.None, stopping);
-                    if (read == 0)
-                    {
-                        return;
-                    }
-
-                    _filled += read;
-                    bool keepOpen = RunCommands();
-
-                    // Group commit: one log write (and with --log-sync always one fsync) per filter for the whole batch, before any reply.
-                    if (!TryCommitAdded())
-                    {
-                        return;
-                    }
-
-                    if (context.Reply.Length > 0)
-                    {
-                        await SendAsync(stopping);
-                    }
-
-                    if (!keepOpen)
-                    {
-                        return;
-                    }
-                }
-            }
-            catch (Exception e) when (e is SocketException or OperationCanceledException or ObjectDisposedException)
-            {
-                // The client went away or the server is stopping: nothing to answer.
-            }
-            catch (Exception e)
-            {
-                // A bug must cost this connection only, never the daemon or the other clients.
-                logger.LogError(e, "A connection failed unexpectedly; it is closed");
+                metrics.Disconnected();
+                socket.Dispose();
+                _finished.TrySetResult();
             }
         }
+
+        return open;
+    }
+
+    /// <summary>One read, its commands and their replies; false when the connection is over.</summary>
+    private bool ReadOnce()
+    {
+        if (_filled == _buffer.Length)
+        {
+            Array.Resize(ref _buffer, Math.Min(_buffer.Length * 2, limits.MaxCommandBytes));
+        }
+
+        int read = socket.Receive(_buffer.AsSpan(_filled), SocketFlags.None);
+        if (read == 0)
+        {
+            return false;
+        }
+
+        _filled += read;
+        bool keepOpen = RunCommands();
+
+        // Group commit: one log write (and with --log-sync always one fsync) per filter for the whole batch, before any reply.
+        if (!TryCommitAdded())
+        {
+            return false;
+        }
+
+        if (context.Reply.Length > 0)
+        {
+            Send();
+        }
+
+        return keepOpen;
     }
 
     /// <summary>Runs every whole command in the buffer; false when the connection must close after the replies.</summary>
     private bool RunCommands()
     {
-        int consumed = 0;
+        int consumed = 0, commands = 0, added = 0, looked = 0;
         bool keepOpen = true;
         while (keepOpen)
         {
@@ -89,9 +146,18 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
             consumed += used;
             if (context.Arguments.Count > 0)
             {
+                (int adds, int checks) = CommandItems.Of(context.Arguments);
+                commands++;
+                added += adds;
+                looked += checks;
                 RunOne();
                 keepOpen = !context.CloseAfterReply;
             }
+        }
+
+        if (commands > 0)
+        {
+            metrics.Ran(commands, added, looked);
         }
 
         // Keep the unparsed tail at the front for the next read.
@@ -109,7 +175,8 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidDataException)
         {
             // A storage failure answers this command; the daemon and the other clients carry on.
-            logger.LogError(e, "A command failed on storage");
+            metrics.Error(DaemonMetrics.Operation.Storage);
+            Log.CommandStorageFailed(logger, e);
             context.Reply.Error("ERR storage failure: " + e.Message);
         }
     }
@@ -124,7 +191,8 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         }
         catch (IOException e)
         {
-            logger.LogError(e, "Writing or syncing a digest log failed; the client's batch is not acknowledged");
+            metrics.Error(DaemonMetrics.Operation.LogCommit);
+            Log.LogCommitFailed(logger, e);
             return false;
         }
     }
@@ -135,13 +203,12 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         return false;
     }
 
-    private async Task SendAsync(CancellationToken stopping)
+    private void Send()
     {
-        ReadOnlyMemory<byte> pending = context.Reply.Written;
+        ReadOnlySpan<byte> pending = context.Reply.Written.Span;
         while (!pending.IsEmpty)
         {
-            int sent = await socket.SendAsync(pending, SocketFlags.None, stopping);
-            pending = pending[sent..];
+            pending = pending[socket.Send(pending, SocketFlags.None)..];
         }
 
         context.Reply.Clear();

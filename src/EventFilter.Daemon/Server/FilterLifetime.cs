@@ -1,4 +1,5 @@
 using EventFilter.Daemon.Filters;
+using EventFilter.Daemon.Telemetry;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 
@@ -8,13 +9,14 @@ namespace EventFilter.Daemon.Server;
 /// Opens every filter before the listener starts (each caught up from its digest log), and on a clean stop, after the
 /// listener and the checkpointer, takes a last checkpoint of each and closes it. Registered first so it stops last.
 /// </summary>
-internal sealed class FilterLifetime(FilterStore store, ILogger<FilterLifetime> logger) : IHostedService
+internal sealed class FilterLifetime(FilterStore store, DaemonMetrics metrics, ILogger logger) : IHostedService
 {
     public Task StartAsync(CancellationToken cancellationToken)
     {
         long started = System.Diagnostics.Stopwatch.GetTimestamp();
         store.Open();
-        logger.LogInformation("Opened {Filters} filters in {Elapsed}", store.Count, System.Diagnostics.Stopwatch.GetElapsedTime(started));
+        Log.FiltersOpened(logger, store.Count, System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+        metrics.Observe(store);
         return Task.CompletedTask;
     }
 

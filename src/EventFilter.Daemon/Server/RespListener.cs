@@ -3,22 +3,28 @@ using System.Net.Sockets;
 using EventFilter.Daemon.Commands;
 using EventFilter.Daemon.Filters;
 using EventFilter.Daemon.Protocol;
+using EventFilter.Daemon.Telemetry;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 
 namespace EventFilter.Daemon.Server;
 
 /// <summary>
-/// Accepts clients on the Unix socket (and on loopback TCP with --port) and runs each on its own task. Started after
-/// the filters are open, so the socket file appearing means the daemon is ready.
+/// Accepts clients on the Unix socket (and on loopback TCP with --port) and serves each on a thread of its own
+/// (<see cref="ConnectionThreads"/>). Started after the filters are open, so the socket file appearing means the daemon
+/// is ready. Each listening socket has a thread blocked in accept, which the kernel wakes directly: an async accept
+/// would add a hop through the socket engine and the thread pool to every connect.
 /// </summary>
-internal sealed class RespListener(DaemonOptions options, FilterStore store, ILogger<RespListener> logger) : BackgroundService
+internal sealed class RespListener(DaemonOptions options, FilterStore store, DaemonMetrics metrics, DaemonHealth health, ILogger logger) : BackgroundService
 {
     private readonly RespLimits _limits = new();
-    private readonly List<Task> _clients = [];
+    private readonly HashSet<ClientConnection> _clients = [];
+    private ConnectionThreads? _threads;
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
+        // A connection leaves the set on its own thread as it ends: no hop through the thread pool per disconnect.
+        _threads = new ConnectionThreads(Forget);
         var sockets = new List<Socket> { UnixSocket.Bind(options.SocketPathOrDefault, options.SocketMode) };
         if (options.Port is { } port)
         {
@@ -28,51 +34,91 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, ILo
             sockets.Add(tcp);
         }
 
-        logger.LogInformation("eventfilterd listening on unix:{Socket}{Tcp}, data in {Data}, log sync {Sync}",
-            options.SocketPathOrDefault, options.Port is { } p ? $" and tcp:127.0.0.1:{p}" : "", options.DataDirectory, options.LogSync);
+        Log.Listening(logger, options.SocketPathOrDefault, options.Port is { } p ? $" and tcp:127.0.0.1:{p}" : "", options.DataDirectory, options.LogSync.ToString().ToLowerInvariant());
+        health.SetListening(true);
         try
         {
-            await Task.WhenAll(sockets.Select(s => AcceptAsync(s, stoppingToken)));
+            Task[] accepting = [.. sockets.Select(s => Accept(s, stoppingToken))];
+
+            // Closing a listening socket wakes its blocked accept, which then ends its thread.
+            using (stoppingToken.Register(() => sockets.ForEach(s => s.Dispose())))
+            {
+                await Task.WhenAll(accepting);
+            }
         }
         finally
         {
+            health.SetListening(false);
             foreach (Socket socket in sockets)
             {
                 socket.Dispose();
             }
 
             File.Delete(options.SocketPathOrDefault);
-            Task[] clients;
+            ClientConnection[] clients;
             lock (_clients)
             {
                 clients = [.. _clients];
             }
 
-            await Task.WhenAll(clients);
+            foreach (ClientConnection client in clients)
+            {
+                client.Abort();
+            }
+
+            await Task.WhenAll(clients.Select(c => c.Finished));
         }
     }
 
-    private async Task AcceptAsync(Socket listener, CancellationToken stopping)
+    private Task Accept(Socket listener, CancellationToken stopping)
     {
-        while (!stopping.IsCancellationRequested)
+        var ended = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        new Thread(() =>
         {
-            Socket client;
             try
             {
-                client = await listener.AcceptAsync(stopping);
+                while (true)
+                {
+                    Serve(listener.Accept());
+                }
             }
-            catch (OperationCanceledException)
+            catch (Exception e) when (stopping.IsCancellationRequested && e is SocketException or ObjectDisposedException)
             {
-                return;
+                ended.SetResult();
             }
+            catch (Exception e)
+            {
+                // Not stopping: the listener failed, and so does the service (the host then stops, as for any failed start).
+                ended.SetException(e);
+            }
+        })
+        { IsBackground = true, Name = "eventfilterd accept" }.Start();
+        return ended.Task;
+    }
 
-            var connection = new ClientConnection(client, new CommandContext(store, options), _limits, logger);
-            Task running = Task.Run(() => connection.RunAsync(stopping), CancellationToken.None);
-            lock (_clients)
-            {
-                _clients.RemoveAll(t => t.IsCompleted);
-                _clients.Add(running);
-            }
+    private void Serve(Socket client)
+    {
+        var connection = new ClientConnection(client, new CommandContext(store, options), _limits, metrics, logger);
+        lock (_clients)
+        {
+            _clients.Add(connection);
+        }
+
+        if (connection.Begin())
+        {
+            _threads!.Serve(connection);
+        }
+        else
+        {
+            Forget(connection);
+        }
+    }
+
+    private void Forget(ClientConnection connection)
+    {
+        lock (_clients)
+        {
+            _clients.Remove(connection);
         }
     }
 }

@@ -1,0 +1,87 @@
+using System.Globalization;
+
+namespace EventFilter.DaemonBench;
+
+/// <summary>
+/// The command line and the counts of each row. The full counts follow the source's run (20,000 single operations,
+/// 32,768 items per batch row, 40,000 mixed, 250 control cycles, 4 clients); --quick shrinks them for a smoke.
+/// </summary>
+internal sealed record BenchSettings
+{
+    public const string Usage =
+        "usage: DaemonBench [--json FILE] [--quick] [--mode both|pinned|unpinned] [--daemon auto|aot|jit|PATH] [--no-redis] [--data DIR] [--only TEXT]";
+
+    public bool Quick { get; init; }
+
+    public string? JsonPath { get; init; }
+
+    public string Modes { get; init; } = "both";
+
+    public string Daemon { get; init; } = "auto";
+
+    public bool SkipRedis { get; init; }
+
+    public string? DataRoot { get; init; }
+
+    /// <summary>Only the rows whose name contains this text (for a focused before/after measurement); null for all.</summary>
+    public string? Only { get; init; }
+
+    public int Repeats => Quick ? 1 : 3;
+
+    public int SingleOps => Quick ? 300 : 20_000;
+
+    public int BatchItems => Quick ? 1_024 : 32_768;
+
+    public int MixedOps => Quick ? 500 : 40_000;
+
+    public int ControlCycles => Quick ? 10 : 250;
+
+    public int Reconnects => Quick ? 20 : 2_000;
+
+    public int Clients => 4;
+
+    public int OpsPerClient => Quick ? 100 : 5_000;
+
+    public int ChurnCyclesPerClient => Quick ? 5 : 100;
+
+    public int ScaleOps => Quick ? 200 : 10_000;
+
+    public int[] ScaleFilters => Quick ? [1, 8] : [1, 64, 256, 512];
+
+    public int StartupTrials => Quick ? 1 : 5;
+
+    public int RssItems => Quick ? 20_000 : 1_000_000;
+
+    public IEnumerable<bool> PinnedModes => Modes switch
+    {
+        "pinned" => [true],
+        "unpinned" => [false],
+        _ => [false, true],
+    };
+
+    /// <exception cref="ArgumentException">An unknown option or a missing value, named in the message.</exception>
+    public static BenchSettings Parse(IReadOnlyList<string> args)
+    {
+        var settings = new BenchSettings();
+        for (int i = 0; i < args.Count; i++)
+        {
+            string Value() => i + 1 < args.Count ? args[++i] : throw new ArgumentException($"{args[i]} needs a value. {Usage}");
+            settings = args[i] switch
+            {
+                "--quick" => settings with { Quick = true },
+                "--no-redis" => settings with { SkipRedis = true },
+                "--json" => settings with { JsonPath = Value() },
+                "--data" => settings with { DataRoot = Value() },
+                "--only" => settings with { Only = Value() },
+                "--daemon" => settings with { Daemon = Value() },
+                "--mode" => settings with { Modes = Mode(Value()) },
+                _ => throw new ArgumentException(string.Create(CultureInfo.InvariantCulture, $"unknown option '{args[i]}'. {Usage}")),
+            };
+        }
+
+        return settings;
+    }
+
+    private static string Mode(string value) =>
+        value is "both" or "pinned" or "unpinned" ? value : throw new ArgumentException($"--mode must be both, pinned or unpinned. {Usage}");
+}

@@ -1,0 +1,80 @@
+using EventFilter.DaemonBench;
+using EventFilter.DaemonBench.Client;
+using EventFilter.DaemonBench.Report;
+using EventFilter.DaemonBench.Rows;
+using EventFilter.DaemonBench.Servers;
+
+// The bloomd benchmark table re-run: eventfilterd against Debian's redis-server over Unix sockets, every row unpinned
+// and then pinned (client and servers on CPU 0). See docs/benchmarks.md, "eventfilterd against Redis".
+BenchSettings settings;
+try
+{
+    settings = BenchSettings.Parse(args);
+}
+catch (ArgumentException error)
+{
+    Console.Error.WriteLine(error.Message);
+    return 2;
+}
+
+string root = ServerLocator.RepositoryRoot();
+ServerSpec ours;
+try
+{
+    ours = ServerLocator.Ours(settings.Daemon, root);
+}
+catch (InvalidOperationException error)
+{
+    Console.Error.WriteLine(error.Message);
+    return 2;
+}
+
+(ServerSpec? redis, string? redisSkipped) = ServerLocator.Redis(settings, root);
+string dataRoot = settings.DataRoot ?? Path.Combine(Path.GetTempPath(), $"eventfilter-daemonbench-{Environment.ProcessId}");
+Console.WriteLine($"eventfilterd: {ours.Description}");
+Console.WriteLine($"Redis: {redis?.Description ?? "skipped: " + redisSkipped}");
+Console.WriteLine($"{Environment.ProcessorCount} CPUs; data under {dataRoot}; {(settings.Quick ? "quick smoke" : "full run")}");
+
+var modes = new List<ModeResult>();
+try
+{
+    foreach (bool pinned in settings.PinnedModes)
+    {
+        string mode = pinned ? "pinned" : "unpinned";
+        string before = RunResult.LoadAverage();
+        Console.WriteLine($"\n{mode}: load average {before}");
+
+        // The measuring thread is the main thread; the concurrent rows place their own threads the same way.
+        CpuPlacement.ApplyToCurrentThread(pinned);
+        using var bench = new Bench(settings, pinned, ours, redis, dataRoot);
+        ProcessRows.Run(bench);
+        bench.StartSides();
+        ControlRows.Run(bench);
+        OperationRows.Run(bench);
+        ConcurrentRows.Run(bench);
+        ScaleRows.Run(bench);
+        modes.Add(new ModeResult(mode, before, RunResult.LoadAverage(), bench.Rows));
+    }
+}
+finally
+{
+    if (Directory.Exists(dataRoot))
+    {
+        Directory.Delete(dataRoot, recursive: true);
+    }
+}
+
+var run = new RunResult(settings.Quick, ours.Description, redis?.Description, redisSkipped, modes);
+foreach (ModeResult mode in modes)
+{
+    Console.WriteLine();
+    Console.Write(MarkdownTable.Format(mode));
+}
+
+if (settings.JsonPath is { } json)
+{
+    JsonReport.Write(json, run);
+    Console.WriteLine($"\nWrote {json}");
+}
+
+return 0;

@@ -1,0 +1,54 @@
+using System.Diagnostics;
+using EventFilter.DaemonBench.Client;
+using EventFilter.DaemonBench.Report;
+using EventFilter.DaemonBench.Servers;
+
+namespace EventFilter.DaemonBench.Rows;
+
+/// <summary>
+/// Filter lifecycle and connection rows: the control cycle (create, info, drop: three round trips), and reconnect
+/// (connect, PING, close).
+/// </summary>
+internal static class ControlRows
+{
+    public static void Run(Bench bench)
+    {
+        BenchSettings settings = bench.Settings;
+        bench.Row("control cycle", "ns/cycle", false, side => bench.Repeated(settings.ControlCycles, (_, samples) =>
+        {
+            byte[][] cycle = Cycle(side.Dialect, "control");
+            GC.Collect();
+            long begin = Stopwatch.GetTimestamp();
+            for (int i = 0; i < settings.ControlCycles; i++)
+            {
+                samples.TimeOperation(side.Connection, cycle);
+            }
+
+            return Bench.Nanoseconds(Stopwatch.GetElapsedTime(begin)) / settings.ControlCycles;
+        }));
+
+        // The figure is the median, as the source reports it: a new connection's cost has a long tail (thread start-up).
+        bench.Row("reconnect (median)", "ns", false, side => bench.Repeated(settings.Reconnects, (_, samples) =>
+        {
+            var run = new Samples(settings.Reconnects);
+            GC.Collect();
+            for (int i = 0; i < settings.Reconnects; i++)
+            {
+                long started = Stopwatch.GetTimestamp();
+                using (RespConnection connection = side.Server.Connect())
+                {
+                    connection.Call(Dialect.Ping);
+                }
+
+                long elapsed = Stopwatch.GetTimestamp() - started;
+                run.Add(elapsed);
+                samples.Add(elapsed);
+            }
+
+            return run.Distribution().P50;
+        }));
+    }
+
+    /// <summary>Create, info and drop of one key, in the server's dialect.</summary>
+    public static byte[][] Cycle(Dialect dialect, string key) => [dialect.Create(key, 1_000), dialect.Info(key), Dialect.Drop(key)];
+}

@@ -1,0 +1,47 @@
+using Microsoft.Extensions.Logging;
+
+namespace EventFilter.Daemon.Telemetry;
+
+/// <summary>
+/// Every line eventfilterd logs, with the conventions of EventFilter.Hosting's Log (docs/telemetry.md): source-generated,
+/// stable event ids (101 and up, apart from the hosting package's) and an EventName, its method's name. Listed in
+/// docs/daemon.md, "Telemetry".
+/// </summary>
+internal static partial class Log
+{
+    [LoggerMessage(101, LogLevel.Information, "eventfilterd listening on unix:{Socket}{Tcp}, data in {DataDirectory}, log sync {LogSync}", EventName = "Listening")]
+    public static partial void Listening(ILogger logger, string socket, string tcp, string dataDirectory, string logSync);
+
+    [LoggerMessage(102, LogLevel.Information, "Opened {Filters} filters in {ElapsedMilliseconds:F1} ms", EventName = "FiltersOpened")]
+    public static partial void FiltersOpened(ILogger logger, int filters, double elapsedMilliseconds);
+
+    [LoggerMessage(103, LogLevel.Error, "Checkpoint failed; the adds stay in the digest log and the next tick tries again", EventName = "CheckpointFailed")]
+    public static partial void CheckpointFailed(ILogger logger, Exception error);
+
+    [LoggerMessage(104, LogLevel.Error, "Writing or syncing a digest log failed; the client's batch is not acknowledged and its connection is closed", EventName = "LogCommitFailed")]
+    public static partial void LogCommitFailed(ILogger logger, Exception error);
+
+    [LoggerMessage(105, LogLevel.Error, "A command failed on storage; it was answered with an error", EventName = "CommandStorageFailed")]
+    public static partial void CommandStorageFailed(ILogger logger, Exception error);
+
+    [LoggerMessage(106, LogLevel.Error, "A connection failed unexpectedly; it is closed", EventName = "ConnectionFailed")]
+    public static partial void ConnectionFailed(ILogger logger, Exception error);
+
+    [LoggerMessage(107, LogLevel.Debug, "Filter layer {Path} {Action} and verified: {LinesChecked} lines, {CorruptedLines} corrupted", EventName = "LayerOpened")]
+    public static partial void LayerOpened(ILogger logger, string path, string action, long linesChecked, long corruptedLines);
+
+    [LoggerMessage(108, LogLevel.Warning, "Filter layer {Path} has {CorruptedLines} corrupted lines; {RepairedLines} repaired now by setting them to all ones", EventName = "LayerCorrupted")]
+    public static partial void LayerCorrupted(ILogger logger, string path, long corruptedLines, long repairedLines);
+
+    [LoggerMessage(109, LogLevel.Warning, "Filter layer {Path} is being rebuilt from its digest log: {Reason} ({Detail})", EventName = "LayerRebuilding")]
+    public static partial void LayerRebuilding(ILogger logger, string path, string reason, string detail);
+
+    [LoggerMessage(110, LogLevel.Warning, "Filter layer {Path}: {Problem} ({Detail}); catching up from the digest log", EventName = "LayerCheckpointUnusable")]
+    public static partial void LayerCheckpointUnusable(ILogger logger, string path, string problem, string detail);
+
+    [LoggerMessage(111, LogLevel.Error, "Filter layer {Path}: catch-up from the digest log failed; it answers \"maybe\" until restart", EventName = "LayerFailed")]
+    public static partial void LayerFailed(ILogger logger, string path, Exception error);
+
+    [LoggerMessage(112, LogLevel.Information, "Health is now {Status}: {Reason}", EventName = "HealthChanged")]
+    public static partial void HealthChanged(ILogger logger, string status, string reason);
+}
