@@ -44,6 +44,7 @@ public sealed class ServerCommandTests(DaemonFixture fixture) : IClassFixture<Da
         Assert.Contains("redis_version:", info, StringComparison.Ordinal);
         Assert.Contains("log_sync:always", info, StringComparison.Ordinal);
         Assert.Contains("filters:", info, StringComparison.Ordinal);
+        Assert.Contains("health:healthy\r\nhealth_reason:listening, no storage failure in the last minute\r\n", info, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -8,7 +8,7 @@ namespace EventFilter.Daemon.Commands;
 /// Everything a command handler needs, one per connection and reused for each of its commands: the arguments, the
 /// reply buffer, the filters, and scratch arrays for digests and answers, so that commands allocate nothing.
 /// </summary>
-internal sealed class CommandContext(FilterStore store, DaemonOptions options)
+internal sealed class CommandContext(FilterStore store, DaemonOptions options, Telemetry.DaemonHealth health)
 {
     private static long s_lastClientId;
     private ulong[] _digests = new ulong[128];
@@ -22,6 +22,9 @@ internal sealed class CommandContext(FilterStore store, DaemonOptions options)
     public FilterStore Store { get; } = store;
 
     public DaemonOptions Options { get; } = options;
+
+    /// <summary>The daemon's health, for INFO.</summary>
+    public Telemetry.DaemonHealth Health { get; } = health;
 
     /// <summary>The connection's id, unique for the daemon's life, as Redis numbers its clients (HELLO's "id").</summary>
     public long ClientId { get; } = Interlocked.Increment(ref s_lastClientId);

@@ -33,12 +33,16 @@ internal static class ServerCommands
 
     public static void Info(CommandContext context)
     {
+        (Telemetry.HealthStatus Status, string Reason) health = context.Health.Now;
         var text = new StringBuilder()
             .Append("# Server\r\n")
             .Append("redis_version:").Append(RedisVersion).Append("\r\n")
             .Append("eventfilterd_version:").Append(typeof(ServerCommands).Assembly.GetName().Version).Append("\r\n")
             .Append("process_id:").Append(Environment.ProcessId).Append("\r\n")
             .Append("log_sync:").Append(context.Options.LogSync.ToString().ToLowerInvariant()).Append("\r\n")
+            .Append("\r\n# Health\r\n")
+            .Append("health:").Append(health.Status.ToString().ToLowerInvariant()).Append("\r\n")
+            .Append("health_reason:").Append(health.Reason).Append("\r\n")
             .Append("\r\n# Keyspace\r\n")
             .Append("filters:").Append(context.Store.Count).Append("\r\n");
         context.Reply.VerbatimText(text.ToString());

@@ -98,7 +98,7 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
 
     private void Serve(Socket client)
     {
-        var connection = new ClientConnection(client, new CommandContext(store, options), _limits, metrics, logger);
+        var connection = new ClientConnection(client, new CommandContext(store, options, health), _limits, metrics, logger);
         lock (_clients)
         {
             _clients.Add(connection);

@@ -32,6 +32,9 @@ internal sealed class DaemonHealth(TimeProvider time, ILogger logger)
 
     public HealthStatus Status => Evaluate().Status;
 
+    /// <summary>The status with its reason in words, as INFO shows them.</summary>
+    public (HealthStatus Status, string Reason) Now => Evaluate();
+
     public void SetListening(bool listening)
     {
         lock (_gate)
