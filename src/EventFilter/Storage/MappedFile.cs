@@ -3,48 +3,26 @@ using System.IO.MemoryMappedFiles;
 namespace EventFilter.Storage;
 
 /// <summary>
-/// A whole filter file in memory, its pointer valid until Dispose. Writable, it is a copy of its own: on Linux in
-/// <see cref="AnonymousMemory"/> (huge pages, loaded from the file at open), elsewhere a private (copy-on-write)
-/// mapping. Either way stores never reach the file by themselves: the kernel neither writes them back behind our
+/// A whole file mapped into memory, privately (copy-on-write), its pointer acquired once and released on Dispose.
+/// Stores into the mapping never reach the file by themselves: the kernel neither writes them back behind our
 /// back nor write-protects pages to track them, so a flush cannot stall an add. Changes reach the file only through
-/// <see cref="WriteBack"/> (positioned writes of whole blocks). Read-only, it is a mapping of the file.
-/// See docs/design.md, section "Changed-line journal". A writable file holds its <see cref="WriterLock"/>, so a
-/// second writer fails at open, not at first corruption.
+/// <see cref="WriteBack"/> (positioned writes of whole blocks). See docs/design.md, section "Changed-line journal".
+/// A writable file holds its <see cref="WriterLock"/>, so a second writer fails at open, not at first corruption.
 /// </summary>
 internal sealed unsafe class MappedFile : IDisposable
 {
-    private const int LoadChunk = 64 << 20;
-
     private readonly FileStream _stream;
-    private readonly MemoryMappedFile? _map;
-    private readonly MemoryMappedViewAccessor? _view;
-    private readonly AnonymousMemory? _memory;
+    private readonly MemoryMappedFile _map;
+    private readonly MemoryMappedViewAccessor _view;
     private readonly WriterLock? _writerLock;
     private byte* _pointer;
 
-    private MappedFile(FileStream stream, bool writable, WriterLock? writerLock, long bytesToLoad)
+    private MappedFile(FileStream stream, bool writable, WriterLock? writerLock = null)
     {
         _stream = stream;
         _writerLock = writerLock;
         Length = stream.Length;
         Writable = writable;
-        if (writable && AnonymousMemory.IsSupported)
-        {
-            _memory = AnonymousMemory.Allocate(Length);
-            _pointer = _memory.Pointer;
-            try
-            {
-                Load(Math.Min(bytesToLoad, Length));
-            }
-            catch
-            {
-                _memory.Dispose();
-                throw;
-            }
-
-            return;
-        }
-
         // CopyOnWrite is MAP_PRIVATE: readable and writable memory over the file, whatever the file's own access.
         _map = MemoryMappedFile.CreateFromFile(stream, mapName: null, Length, MemoryMappedFileAccess.CopyOnWrite, HandleInheritability.None, leaveOpen: true);
         _view = _map.CreateViewAccessor(0, Length, MemoryMappedFileAccess.CopyOnWrite);
@@ -65,13 +43,10 @@ internal sealed unsafe class MappedFile : IDisposable
     public Span<byte> Span(long offset, int length) => new(_pointer + offset, length);
 
     /// <summary>Opens an existing file. Throws what FileStream throws for a missing or locked file.</summary>
-    public static MappedFile Open(string path, bool writable) => Open(path, writable, writable ? WriterLock.Acquire(path) : null, long.MaxValue);
+    public static MappedFile Open(string path, bool writable) => Open(path, writable, writable ? WriterLock.Acquire(path) : null);
 
-    /// <summary>
-    /// Opens with a writer lock already held; the mapping owns it from here, or releases it on failure. A writable
-    /// copy loads only the first <paramref name="bytesToLoad"/> bytes (a file just created is zeros beyond its head).
-    /// </summary>
-    private static MappedFile Open(string path, bool writable, WriterLock? writerLock, long bytesToLoad)
+    /// <summary>Opens with a writer lock already held; the mapping owns it from here, or releases it on failure.</summary>
+    private static MappedFile Open(string path, bool writable, WriterLock? writerLock)
     {
         FileStream? stream = null;
         try
@@ -88,7 +63,7 @@ internal sealed unsafe class MappedFile : IDisposable
                 throw new FilterFileLengthException(path, 0, FilterGeometry.MinSizeBytes);
             }
 
-            return new MappedFile(stream, writable, writerLock, bytesToLoad);
+            return new MappedFile(stream, writable, writerLock);
         }
         catch
         {
@@ -119,7 +94,7 @@ internal sealed unsafe class MappedFile : IDisposable
             throw;
         }
 
-        return Open(path, writable: true, writerLock, head.Length);
+        return Open(path, writable: true, writerLock);
     }
 
     private static void CreateDurably(string path, long length, ReadOnlySpan<byte> head)
@@ -157,33 +132,16 @@ internal sealed unsafe class MappedFile : IDisposable
 
     public void Dispose()
     {
-        if (_pointer == null)
+        if (_pointer != null)
         {
-            return;
+            _pointer = null;
+            _view.SafeMemoryMappedViewHandle.ReleasePointer();
         }
 
-        _pointer = null;
-        _view?.SafeMemoryMappedViewHandle.ReleasePointer();
-        _view?.Dispose();
-        _map?.Dispose();
-        _memory?.Dispose();
+        _view.Dispose();
+        _map.Dispose();
         _stream.Dispose();
         _writerLock?.Dispose();
-    }
-
-    // Reads the file into the copy in large sequential reads; the open's verification reads every line next anyway.
-    private void Load(long bytes)
-    {
-        for (long offset = 0; offset < bytes;)
-        {
-            int read = RandomAccess.Read(_stream.SafeFileHandle, new Span<byte>(_pointer + offset, (int)Math.Min(LoadChunk, bytes - offset)), offset);
-            if (read == 0)
-            {
-                throw new IOException($"Filter file '{Path}' ended at {offset:N0} of {bytes:N0} bytes while loading it.");
-            }
-
-            offset += read;
-        }
     }
 
     private void ThrowIfReadOnly()
