@@ -11,6 +11,8 @@ public sealed class FileStreamNameLog : IStreamNameLog, IDisposable
     private readonly FileStream _file;
     private long _durableEnd;
 
+    private long _appendedEnd;
+
     public FileStreamNameLog(string path)
     {
         _file = new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.ReadWrite, bufferSize: 1 << 16);
@@ -20,6 +22,9 @@ public sealed class FileStreamNameLog : IStreamNameLog, IDisposable
     }
 
     public long EndPosition => Volatile.Read(ref _durableEnd);
+
+    /// <summary>Appended, durable or not: names are added before <see cref="Sync"/>, as a group commit adds them.</summary>
+    public long AppendedEndPosition => Math.Max(Volatile.Read(ref _appendedEnd), EndPosition);
 
     /// <summary>A pause per read, to stretch a catch-up so that a crash test can kill it halfway.</summary>
     public TimeSpan ReadDelay { get; init; }
@@ -31,6 +36,9 @@ public sealed class FileStreamNameLog : IStreamNameLog, IDisposable
         BinaryPrimitives.WriteUInt16LittleEndian(length, (ushort)name.Length);
         _file.Write(length);
         _file.Write(name);
+
+        // Published with a full fence before the caller adds the name (docs/design.md, "Host contract", rule 6).
+        Interlocked.Exchange(ref _appendedEnd, _file.Position);
         return _file.Position;
     }
 

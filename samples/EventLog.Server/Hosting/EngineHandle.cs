@@ -31,6 +31,12 @@ internal sealed class EngineHandle : IStreamNameLog, ICheckpointPositionSource, 
     public long EndPosition => Engine.EndPosition;
 
     /// <summary>
+    /// The engine's appended end. Forwarded, not left to the interface's default (the durable end): the engine adds
+    /// names before its fsync, and a resize or online rebuild must wait for those records (docs/design.md, "Resize").
+    /// </summary>
+    public long AppendedEndPosition => Engine.AppendedEndPosition;
+
+    /// <summary>
     /// The engine's durable end. Safe for a checkpoint (docs/design.md, "Host contract", step 3) because the engine's
     /// writer adds each stream name to the filter before the fsync that moves this position past its record.
     /// </summary>

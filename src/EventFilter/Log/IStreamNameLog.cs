@@ -18,6 +18,7 @@ public interface IStreamNameLog
     /// The default, <see cref="EndPosition"/>, is right for a host that adds a name only once its record is durable.
     /// A host that adds names before its fsync (as a group commit does) must return an end covering every name it has
     /// passed to Add, and must publish that end, with a full fence, before each such Add. See docs/design.md, "Resize".
+    /// A wrapper around such a log must forward this member too: the default would silently reopen the race.
     /// </remarks>
     long AppendedEndPosition => EndPosition;
 
