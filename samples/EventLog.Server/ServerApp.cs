@@ -52,7 +52,10 @@ internal static class ServerApp
 
     private static WebApplication Build(WebApplicationBuilder builder, ServerSettings settings, DirectoryLock directoryLock)
     {
-        builder.Services.AddSerilog((_, logger) => SerilogSetup.Configure(logger, builder.Configuration, settings.DataDirectory));
+        // preserveStaticLogger: each server owns its logger and closes it with its host. Assigned to the static
+        // Log.Logger, one server's stop flushed another's sink: in the tests, a server beside DiskFullTests' full
+        // tmpfs failed its own shutdown with ENOSPC from the other server's log file (flake-check, 1 of 4 runs).
+        builder.Services.AddSerilog((_, logger) => SerilogSetup.Configure(logger, builder.Configuration, settings.DataDirectory), preserveStaticLogger: true);
 
         builder.WebHost.ConfigureKestrel(kestrel =>
         {
