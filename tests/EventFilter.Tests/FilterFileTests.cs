@@ -36,6 +36,42 @@ public sealed class FilterFileTests : IDisposable
     }
 
     [Fact]
+    public void Making_every_page_private_ahead_of_a_catch_up_changes_no_bit_and_later_adds_still_persist()
+    {
+        // ExpectAdds populates the private copies of all pages at once (madvise); it must read the file's bits into
+        // them, not zeros, and leave adds and flushes working as before.
+        string path = _dir.File("filter.bin");
+        var options = new FilterFileOptions { SizeBytes = 1 << 20 };
+        using (FilterFile filter = FilterFile.Open(path, options))
+        {
+            for (int i = 0; i < 10_000; i++)
+            {
+                filter.Add(Names.Added(i));
+            }
+
+            filter.Flush();
+        }
+
+        using (FilterFile filter = FilterFile.Open(path, options))
+        {
+            long bitsBefore = filter.ComputeStatistics().BitsSet;
+            filter.ExpectAdds(long.MaxValue);
+            Assert.Equal(bitsBefore, filter.ComputeStatistics().BitsSet);
+            Assert.Equal(0, CountMissing(filter, 10_000));
+            for (int i = 10_000; i < 20_000; i++)
+            {
+                filter.Add(Names.Added(i));
+            }
+
+            filter.Flush();
+        }
+
+        using FilterFile reopened = FilterFile.Open(path, options);
+        Assert.True(reopened.Verification.IsClean);
+        Assert.Equal(0, CountMissing(reopened, 20_000));
+    }
+
+    [Fact]
     public void Adds_reach_the_file_only_through_a_flush_because_the_mapping_is_private()
     {
         // Regression: with a shared mapping the kernel wrote adds back on its own and msync write-protected pages,

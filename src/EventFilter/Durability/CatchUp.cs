@@ -123,8 +123,14 @@ internal sealed class CatchUp
                 continue;
             }
 
+            long from = Position;
             target.File.AddBatch(batch.Names, batch.Lengths);
             Volatile.Write(ref _position, batch.NextPosition);
+            if (records == 0)
+            {
+                target.File.ExpectAdds(EstimateNames(batch.Count, from, batch.NextPosition, end));
+            }
+
             waits = 0;
             records += batch.Count;
             sinceCheckpoint += batch.Count;
@@ -142,6 +148,10 @@ internal sealed class CatchUp
 
         return done!;
     }
+
+    // Positions need not count records (a host's may be byte offsets): scale the rest by the first batch's density.
+    private static long EstimateNames(int count, long from, long to, long end) =>
+        count + (long)((double)Math.Max(0, end - to) * count / Math.Max(1, to - from));
 
     // The end is reached: the last progress report (100%), then the caller hears it is caught up.
     private CatchUpProgress CaughtUp(long start, long records, TimeSpan elapsed, CheckpointedFilter target, Action<CatchUpProgress>? caughtUp)

@@ -1,4 +1,5 @@
 using System.IO.MemoryMappedFiles;
+using System.Runtime.InteropServices;
 
 namespace EventFilter.Storage;
 
@@ -9,7 +10,7 @@ namespace EventFilter.Storage;
 /// <see cref="WriteBack"/> (positioned writes of whole blocks). See docs/design.md, section "Changed-line journal".
 /// A writable file holds its <see cref="WriterLock"/>, so a second writer fails at open, not at first corruption.
 /// </summary>
-internal sealed unsafe class MappedFile : IDisposable
+internal sealed unsafe partial class MappedFile : IDisposable
 {
     private readonly FileStream _stream;
     private readonly MemoryMappedFile _map;
@@ -116,6 +117,22 @@ internal sealed unsafe class MappedFile : IDisposable
         DurableDirectory.Sync(System.IO.Path.GetDirectoryName(System.IO.Path.GetFullPath(path))!);
     }
 
+    /// <summary>
+    /// Makes the private copy of every page now, with one <c>madvise(MADV_POPULATE_WRITE)</c>, rather than one
+    /// copy-on-write fault at a time as adds first touch them; false where the kernel (before Linux 5.14) or the
+    /// platform has no such call, which changes nothing but speed. The contents are unchanged.
+    /// </summary>
+    public bool PopulateForWrites()
+    {
+        if (!OperatingSystem.IsLinux() || !Writable)
+        {
+            return false;
+        }
+
+        // The view maps the file from offset 0, so the pointer is page-aligned, as madvise requires.
+        return Madvise(_pointer, (nuint)Length, PopulateWrite) == 0;
+    }
+
     /// <summary>Writes <paramref name="bytes"/> to the file at <paramref name="offset"/> (not through the mapping).</summary>
     public void WriteBack(long offset, ReadOnlySpan<byte> bytes)
     {
@@ -151,4 +168,9 @@ internal sealed unsafe class MappedFile : IDisposable
             throw new InvalidOperationException($"Filter file '{Path}' was opened read-only.");
         }
     }
+
+    private const int PopulateWrite = 23; // MADV_POPULATE_WRITE
+
+    [LibraryImport("libc", EntryPoint = "madvise")]
+    private static partial int Madvise(void* address, nuint length, int advice);
 }

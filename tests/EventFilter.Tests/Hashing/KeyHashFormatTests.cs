@@ -68,10 +68,38 @@ public sealed class KeyHashFormatTests
     }
 
     [Fact]
-    public void Narrowing_agrees_with_UTF8_at_every_length_and_finds_a_non_ASCII_char_at_every_position()
+    public void The_string_form_of_random_ASCII_names_hashes_as_the_library_at_lengths_0_to_300_under_the_five_seeds()
     {
-        // The narrowing steps 16 chars at a time with an overlapping last step, and a scalar loop below 16: a
-        // non-ASCII char must send the name to the encoder wherever it sits, in a full step or the overlap.
+        // The string form hashes ASCII chars in registers with its own XXH3 for lengths up to 128; every length
+        // and branch (0, 1-3, 4-8, 9-16, 17-32, 33-64, 65-96, 97-128, and the library beyond) against the library.
+        long[] seeds = [.. File.ReadLines(Path.Combine(AppContext.BaseDirectory, "Hashing", "xxh3-sweep.txt"))
+            .Select(line => long.Parse(line.Split(' ')[1], CultureInfo.InvariantCulture)).Distinct()];
+        Assert.Equal(5, seeds.Length);
+        var random = new Random(12345);
+        for (int length = 0; length <= 300; length++)
+        {
+            for (int round = 0; round < 8; round++)
+            {
+                char[] chars = new char[length];
+                for (int i = 0; i < length; i++)
+                {
+                    chars[i] = (char)random.Next(0, 0x80);
+                }
+
+                byte[] utf8 = Encoding.UTF8.GetBytes(chars);
+                foreach (long seed in seeds)
+                {
+                    Assert.Equal(XxHash3.HashToUInt64(utf8, seed), KeyHasher.Hash(chars, unchecked((ulong)seed)));
+                }
+            }
+        }
+    }
+
+    [Fact]
+    public void The_string_form_agrees_with_UTF8_at_every_length_and_finds_a_non_ASCII_char_at_every_position()
+    {
+        // The ASCII check ORs the chars each XXH3 read takes in; those reads overlap and come from both ends, so a
+        // non-ASCII char must send the name to the encoder wherever it sits, in a lane, an overlap or a short path.
         for (int length = 0; length <= 130; length++)
         {
             char[] chars = Enumerable.Range(0, length).Select(i => (char)('!' + (i * 7 % 90))).ToArray();
