@@ -7,8 +7,9 @@ namespace EventFilter.Benchmarks.Micro;
 /// <summary>
 /// Catch-up as a restarting server runs it: <see cref="StreamExistenceFilter.CatchUpAsync"/> from position 0 over an
 /// in-memory log of 4M never-seen 60-byte names into a fresh 256 MiB filter, batch path, checkpoints included
-/// (every 1M records by default: msync + fsync + checkpoint rename; or only at the end). Reported per name; the
-/// issue's target is 5M names/s (200 ns). A fresh file also pays one write fault per page on first touch.
+/// (every 1M records, or only the final one; the default is every 16M, so the final one here). Reported per name,
+/// to the end of <c>CatchUpAsync</c> and to ready (the filter answers from then on; the final checkpoint, which
+/// follows, is waited for untimed). The goal is 10M names/s (100 ns). A fresh file's pages are made private first.
 /// </summary>
 [MemoryDiagnoser]
 public class CatchUpBenchmarks
@@ -17,6 +18,7 @@ public class CatchUpBenchmarks
     private PackedNameLog _log = null!;
     private string _directory = null!;
     private StreamExistenceFilter _filter = null!;
+    private Task _catchUp = Task.CompletedTask;
 
     /// <summary>Records between catch-up checkpoints: the default (1M), or one checkpoint at the end only.</summary>
     [Params(1_000_000, int.MaxValue)]
@@ -37,9 +39,18 @@ public class CatchUpBenchmarks
     [Benchmark(OperationsPerInvoke = Names)]
     public Task CatchUpFromZero() => _filter.CatchUpAsync(CancellationToken.None);
 
+    [Benchmark(OperationsPerInvoke = Names)]
+    public Task CatchUpToReady()
+    {
+        _catchUp = _filter.CatchUpAsync(CancellationToken.None);
+        return _filter.WhenReady;
+    }
+
     [IterationCleanup]
     public void DeleteFilter()
     {
+        // The final checkpoint of CatchUpToReady, outside the timing.
+        _catchUp.GetAwaiter().GetResult();
         _filter.Dispose();
         Directory.Delete(_directory, recursive: true);
     }

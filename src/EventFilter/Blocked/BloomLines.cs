@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using System.Runtime.Intrinsics;
 using System.Runtime.Intrinsics.X86;
 using EventFilter.Format;
 
@@ -18,6 +19,8 @@ internal sealed unsafe class BloomLines
     private readonly byte* _lines;
     private readonly uint _lineCount;
     private readonly int _k;
+    private readonly bool _vectorProbes;
+    private readonly Vector512<ulong> _unusedLanes;
     private readonly StripedSpinLock _locks = new();
     private readonly AtomicBitmap? _changed;
 
@@ -40,6 +43,8 @@ internal sealed unsafe class BloomLines
         _lineCount = lineCount;
         _k = k;
         _changed = changed;
+        _vectorProbes = VectorProbes.IsSupported && k <= VectorProbes.MaxK;
+        _unusedLanes = _vectorProbes ? VectorProbes.UnusedLanes(k) : default;
     }
 
     public uint LineCount => _lineCount;
@@ -161,6 +166,11 @@ internal sealed unsafe class BloomLines
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool AllBitsSetBranchFree(ulong* words, uint state)
     {
+        if (VectorProbes.IsSupported && _vectorProbes)
+        {
+            return VectorProbes.AllSet(words, state, _unusedLanes);
+        }
+
         ulong all = 1;
         for (int probe = 0; probe < _k; probe++)
         {
@@ -178,6 +188,11 @@ internal sealed unsafe class BloomLines
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool AllBitsSet(ulong* words, uint state)
     {
+        if (VectorProbes.IsSupported && _vectorProbes)
+        {
+            return VectorProbes.AllSet(words, state, _unusedLanes);
+        }
+
         for (int i = 0; i < _k; i++)
         {
             uint bit = Probes.Bit(state);

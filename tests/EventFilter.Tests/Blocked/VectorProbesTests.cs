@@ -1,0 +1,107 @@
+using EventFilter.Blocked;
+using EventFilter.Format;
+
+namespace EventFilter.Tests.Blocked;
+
+/// <summary>
+/// The AVX-512 probe test must answer exactly as the documented probe sequence (docs/file-format.md, "Probes"):
+/// a "definitely not" where the sequence's bits are all set would be a false negative.
+/// </summary>
+public sealed unsafe class VectorProbesTests
+{
+    [Avx512Fact]
+    public void Every_k_up_to_8_answers_as_the_probe_sequence_on_lines_from_empty_to_nearly_full()
+    {
+        var random = new Random(480);
+        ulong* words = stackalloc ulong[8];
+        int agreedAllSet = 0, agreedNotSet = 0;
+        for (int round = 0; round < 20_000; round++)
+        {
+            // Fill ratios across the range, so both answers come up for every k.
+            double fill = random.NextDouble();
+            for (int w = 0; w < 8; w++)
+            {
+                ulong word = 0;
+                for (int b = 0; b < 64; b++)
+                {
+                    word |= random.NextDouble() < fill ? 1UL << b : 0;
+                }
+
+                words[w] = word;
+            }
+
+            uint state = (uint)random.NextInt64(0, 1L << 32);
+            for (int k = 1; k <= VectorProbes.MaxK; k++)
+            {
+                bool expected = ScalarAllSet(words, state, k);
+                Assert.Equal(expected, VectorProbes.AllSet(words, state, VectorProbes.UnusedLanes(k)));
+                if (expected)
+                {
+                    agreedAllSet++;
+                }
+                else
+                {
+                    agreedNotSet++;
+                }
+            }
+        }
+
+        Assert.True(agreedAllSet > 10_000 && agreedNotSet > 10_000, $"{agreedAllSet} all-set, {agreedNotSet} not");
+    }
+
+    [Avx512Fact]
+    public void A_key_whose_bits_are_the_only_ones_set_is_found_and_each_missing_bit_is_noticed()
+    {
+        ulong* words = stackalloc ulong[8];
+        var random = new Random(7);
+        for (int round = 0; round < 2_000; round++)
+        {
+            uint state = (uint)random.NextInt64(0, 1L << 32);
+            for (int k = 1; k <= VectorProbes.MaxK; k++)
+            {
+                uint[] bits = BitsOf(state, k);
+                new Span<ulong>(words, 8).Clear();
+                foreach (uint bit in bits)
+                {
+                    words[bit >> 6] |= 1UL << (int)bit;
+                }
+
+                Assert.True(VectorProbes.AllSet(words, state, VectorProbes.UnusedLanes(k)));
+                foreach (uint bit in bits)
+                {
+                    words[bit >> 6] &= ~(1UL << (int)bit);
+                    Assert.False(VectorProbes.AllSet(words, state, VectorProbes.UnusedLanes(k)));
+                    words[bit >> 6] |= 1UL << (int)bit;
+                }
+            }
+        }
+    }
+
+    private static uint[] BitsOf(uint state, int k)
+    {
+        uint[] bits = new uint[k];
+        for (int i = 0; i < k; i++)
+        {
+            bits[i] = (uint)(((ulong)state * FilterGeometry.BitsPerLine) >> 32);
+            state *= 0x9E3779B9;
+        }
+
+        return bits;
+    }
+
+    private static bool ScalarAllSet(ulong* words, uint state, int k) =>
+        BitsOf(state, k).All(bit => (words[bit >> 6] & (1UL << (int)bit)) != 0);
+}
+
+/// <summary>A test of the AVX-512 path, reported as skipped (with the reason) where the processor has none.</summary>
+[AttributeUsage(AttributeTargets.Method)]
+public sealed class Avx512FactAttribute : FactAttribute
+{
+    public Avx512FactAttribute()
+    {
+        if (!VectorProbes.IsSupported)
+        {
+            Skip = "no AVX-512 here: lookups use the scalar probes, which every other filter test covers";
+        }
+    }
+}
