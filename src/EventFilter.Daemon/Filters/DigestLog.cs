@@ -1,4 +1,3 @@
-using EventFilter.Storage;
 using Microsoft.Win32.SafeHandles;
 
 namespace EventFilter.Daemon.Filters;
@@ -29,18 +28,47 @@ internal sealed class DigestLog : IDisposable
 
     private SafeFileHandle Handle => _stream.SafeFileHandle;
 
-    /// <summary>Writes a new log with its header, durably (fsync, then the directory), before any record can go in.</summary>
-    public static void Create(string path, FilterParameters parameters)
+    /// <summary>
+    /// Creates a log with its header and keeps it open. Nothing is fsynced here: the store makes a create durable before
+    /// its reply with --log-sync always, or at the next sync tick (docs/daemon.md, "Durability").
+    /// </summary>
+    public static DigestLog Create(string path, FilterParameters parameters)
     {
-        Span<byte> header = stackalloc byte[DigestLogFormat.HeaderLength];
-        DigestLogFormat.WriteHeader(header, parameters);
-        using (var stream = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.None, bufferSize: 0))
+        var stream = new FileStream(path, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.Read, bufferSize: 0);
+        try
         {
-            stream.Write(header);
-            stream.Flush(flushToDisk: true);
+            Span<byte> header = stackalloc byte[DigestLogFormat.HeaderLength];
+            DigestLogFormat.WriteHeader(header, parameters);
+            RandomAccess.Write(stream.SafeFileHandle, header, 0);
+            return new DigestLog(stream, parameters, DigestLogFormat.HeaderLength);
+        }
+        catch
+        {
+            stream.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// True when the log at <paramref name="path"/> is missing, shorter than its header, or starts with a header of
+    /// zeros: a create that never reached the disk (<see cref="DigestLogFormat.IsUnwritten"/>).
+    /// </summary>
+    public static bool IsUnwritten(string path)
+    {
+        if (!File.Exists(path))
+        {
+            return true;
         }
 
-        DurableDirectory.Sync(Path.GetDirectoryName(Path.GetFullPath(path))!);
+        using SafeFileHandle handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite);
+        Span<byte> header = stackalloc byte[DigestLogFormat.HeaderLength];
+        int read = 0;
+        for (int got; read < header.Length && (got = RandomAccess.Read(handle, header[read..], read)) > 0;)
+        {
+            read += got;
+        }
+
+        return DigestLogFormat.IsUnwritten(header[..read]);
     }
 
     /// <summary>Opens a log, dropping a torn last record (a crash mid-append never acknowledged it).</summary>

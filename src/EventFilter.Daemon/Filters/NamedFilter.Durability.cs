@@ -1,3 +1,5 @@
+using EventFilter.Storage;
+
 namespace EventFilter.Daemon.Filters;
 
 /// <summary>
@@ -23,8 +25,10 @@ internal sealed partial class NamedFilter
     public void SyncLog() => _log.Sync();
 
     /// <summary>
-    /// Syncs the log and checkpoints every layer at its end, unless nothing changed since the last time. The fsyncs run
-    /// outside the add lock, so adds never wait for the disk; the checkpoint lock keeps a DEL from closing the files meanwhile.
+    /// Syncs the log and checkpoints every layer at its end, unless nothing changed since the last time. The first one
+    /// after a create also fsyncs the filter's directory, so that its log's name is durable (the store then syncs the
+    /// directory above it). The fsyncs run outside the add lock, so adds never wait for the disk; the checkpoint lock
+    /// keeps a DEL from closing the files meanwhile.
     /// </summary>
     public void Checkpoint()
     {
@@ -40,7 +44,7 @@ internal sealed partial class NamedFilter
                 }
 
                 WriteLogLocked();
-                if (_log.EndPosition == _checkpointed)
+                if (_log.EndPosition == _checkpointed && _durable)
                 {
                     return;
                 }
@@ -52,6 +56,12 @@ internal sealed partial class NamedFilter
 
             // The log first: a checkpoint is never ahead of the log it is a position in.
             _log.Sync();
+            if (!_durable)
+            {
+                DurableDirectory.Sync(_directory);
+                _durable = true;
+            }
+
             foreach (FilterLayer layer in layers)
             {
                 layer.Checkpoint(position);
