@@ -221,7 +221,7 @@ internal sealed class FilterStore : IDisposable
             if (_logSync == LogSync.Always)
             {
                 // The log header and its name first, then the filter's name (RootChanged): only then is it acknowledged.
-                filter.Checkpoint();
+                filter.Checkpoint(final: false);
             }
 
             RootChanged();

@@ -20,6 +20,8 @@ internal sealed partial class NamedFilter : IDisposable
     // their replies is sent (WriteLog). Counted as items, so layer routing always follows log order.
     private ulong[] _unwritten = new ulong[64];
     private int _unwrittenCount;
+    // Log positions: the end of what the last fsync covered, and the position the layers were last checkpointed at.
+    private long _synced;
     private long _checkpointed;
     // False from a create until the checkpoint that fsyncs its log header and directory entry (NamedFilter.Durability.cs).
     private bool _durable = true;
@@ -46,7 +48,7 @@ internal sealed partial class NamedFilter : IDisposable
     {
         Directory.CreateDirectory(directory);
         DigestLog log = DigestLog.Create(LogPath(directory), parameters);
-        return new NamedFilter(directory, log, observer) { _checkpointed = log.EndPosition, _durable = false };
+        return new NamedFilter(directory, log, observer) { _synced = log.EndPosition, _checkpointed = log.EndPosition, _durable = false };
     }
 
     /// <summary>Opens the filter in <paramref name="directory"/>: its log, then every layer the log's items reach, each caught up.</summary>
@@ -61,7 +63,7 @@ internal sealed partial class NamedFilter : IDisposable
                 filter.OpenLayer(filter._layers.Count);
             }
 
-            filter._checkpointed = filter._log.EndPosition;
+            filter._synced = filter._checkpointed = filter._log.EndPosition;
             return filter;
         }
         catch

@@ -6,7 +6,8 @@ using Microsoft.Extensions.Logging;
 namespace EventFilter.Daemon.Server;
 
 /// <summary>
-/// Every sync interval (1 s by default): fsync each changed digest log, then checkpoint its layers at the log's end;
+/// Every sync interval (1 s by default): fsync each changed digest log, and checkpoint its layers at the log's end once
+/// NamedFilter.CheckpointEveryBytes piled up;
 /// then make the creates and deletes of the interval durable, and remove deleted filters' files.
 /// With --log-sync periodic this is what bounds the loss on power failure; in both modes it keeps catch-up on start short.
 /// Each tick also logs a change of health (docs/daemon.md, "Telemetry").
@@ -24,7 +25,7 @@ internal sealed class Checkpointer(DaemonOptions options, FilterStore store, Dae
                 {
                     try
                     {
-                        filter.Checkpoint();
+                        filter.Checkpoint(final: false);
                     }
                     catch (Exception e) when (e is IOException or ObjectDisposedException)
                     {
