@@ -155,29 +155,36 @@ internal sealed class FilterStore : IDisposable
     /// </summary>
     public void SyncDirectories()
     {
+        bool changed;
         string[] deleted;
         lock (_controlGate)
         {
-            if (_rootChanged)
-            {
-                // Cleared first: a create or delete that lands while this fsync runs marks it again for the next tick.
-                _rootChanged = false;
-                try
-                {
-                    DurableDirectory.Sync(_root);
-                }
-                catch
-                {
-                    _rootChanged = true;
-                    throw;
-                }
-            }
-
+            // Taken before the fsync: only the renames it covers may have their files removed after it.
+            (changed, _rootChanged) = (_rootChanged, false);
             deleted = [.. _deleted];
             _deleted.Clear();
         }
 
-        // Outside the gate: a large filter's files take a while to go, and nothing else refers to them.
+        if (changed)
+        {
+            // Outside the gate, so creates and drops do not wait for it; one that lands meanwhile marks the next tick.
+            try
+            {
+                DurableDirectory.Sync(_root);
+            }
+            catch
+            {
+                lock (_controlGate)
+                {
+                    _rootChanged = true;
+                    _deleted.AddRange(deleted);
+                }
+
+                throw;
+            }
+        }
+
+        // A large filter's files take a while to go, and nothing else refers to them.
         foreach (string directory in deleted)
         {
             Directory.Delete(directory, recursive: true);

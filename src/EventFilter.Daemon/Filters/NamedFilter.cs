@@ -26,7 +26,6 @@ internal sealed partial class NamedFilter : IDisposable
     // False from a create until the checkpoint that fsyncs its log header and directory entry (NamedFilter.Durability.cs).
     private bool _durable = true;
     private bool _closed;
-    private long _firstLayerBytes;
 
     private NamedFilter(string directory, DigestLog log, FilterObserver observer)
     {
@@ -85,8 +84,7 @@ internal sealed partial class NamedFilter : IDisposable
             if (_layers.Count == 0)
             {
                 // Layer 0 exists from BF.RESERVE on, as in RedisBloom, though its file waits for the first add.
-                _firstLayerBytes = _firstLayerBytes > 0 ? _firstLayerBytes : Parameters.LayerOptions(0)?.SizeBytes ?? 0;
-                return (Parameters.LayerCapacity(0), _firstLayerBytes, 1, Items);
+                return (Parameters.LayerCapacity(0), Parameters.LayerOptions(0)?.SizeBytes ?? 0, 1, Items);
             }
 
             return (_layers.Sum(l => l.Capacity), _layers.Sum(l => l.SizeBytes), _layers.Count, Items);
