@@ -35,9 +35,16 @@ internal sealed record DaemonOptions
     /// <summary>Error rate of filters made on demand. The default value is 0.01 (RedisBloom's).</summary>
     public double DefaultErrorRate { get; init; } = 0.01;
 
+    /// <summary>
+    /// Connections served at once; one more is answered <c>-ERR max number of clients reached</c> and closed, as Redis does.
+    /// Each connection has a thread and a buffer of up to 64 MiB (RespLimits), so this bounds the daemon's memory.
+    /// The default value is 1024.
+    /// </summary>
+    public int MaxClients { get; init; } = 1024;
+
     public string SocketPathOrDefault => SocketPath ?? Path.Combine(DataDirectory, Filters.DataLayout.DefaultSocketFile);
 
-    public const string Usage = "usage: eventfilterd [--data DIR] [--socket PATH] [--socket-mode OCTAL] [--port N] [--log-sync always|periodic] [--sync-interval-ms N] [--default-capacity N] [--default-error-rate R]";
+    public const string Usage = "usage: eventfilterd [--data DIR] [--socket PATH] [--socket-mode OCTAL] [--port N] [--log-sync always|periodic] [--sync-interval-ms N] [--default-capacity N] [--default-error-rate R] [--max-clients N]";
 
     /// <exception cref="ArgumentException">An unknown option or a value out of range, named in the message.</exception>
     public static DaemonOptions Parse(IReadOnlyList<string> args)
@@ -57,6 +64,7 @@ internal sealed record DaemonOptions
                 "--sync-interval-ms" => options with { SyncInterval = TimeSpan.FromMilliseconds(ParseNumber(name, value, 10, 3_600_000)) },
                 "--default-capacity" => options with { DefaultCapacity = ParseNumber(name, value, 1, 1L << 40) },
                 "--default-error-rate" => options with { DefaultErrorRate = ParseRate(name, value) },
+                "--max-clients" => options with { MaxClients = (int)ParseNumber(name, value, 1, 1_000_000) },
                 _ => throw new ArgumentException($"unknown option '{name}'. {Usage}"),
             };
         }

@@ -52,7 +52,7 @@ builder.Services.AddSingleton(TimeProvider.System);
 builder.Services.AddSingleton<DaemonHealth>();
 builder.Services.AddSingleton<DaemonMetrics>();
 builder.Services.AddSingleton<LayerObserver>();
-builder.Services.AddSingleton(services => new FilterStore(options.DataDirectory, services.GetRequiredService<LayerObserver>()));
+builder.Services.AddSingleton(services => new FilterStore(options.DataDirectory, options.LogSync, services.GetRequiredService<LayerObserver>(), services.GetRequiredService<ILogger>()));
 builder.Services.AddHostedService<FilterLifetime>();
 builder.Services.AddHostedService<Checkpointer>();
 builder.Services.AddHostedService<RespListener>();

@@ -186,7 +186,7 @@ public sealed unsafe partial class FilterFile : IDisposable
 
         // A journal left by the file this one replaces names the old file's id and would be skipped; it goes now.
         JournalFiles.Delete(path);
-        MappedFile file = MappedFile.CreateAtomically(path, geometry.FileLength, headerBytes);
+        MappedFile file = MappedFile.CreateAtomically(path, geometry.FileLength, headerBytes, options.SyncOnCreate);
         var empty = new VerificationResult(geometry.LineCount, 0, 0, 0, [], options.CorruptionThreshold);
         return new FilterFile(file, header, empty, created: true, options);
     }

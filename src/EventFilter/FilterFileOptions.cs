@@ -32,6 +32,14 @@ public sealed record FilterFileOptions
     /// </summary>
     internal long? JournalFoldBytes { get; init; }
 
+    /// <summary>
+    /// Whether <see cref="FilterFile.Create"/> fsyncs the new file and its directory before returning. The default value
+    /// is true. False is for a caller that rebuilds a missing or torn file from its own log (eventfilterd's layers): after
+    /// power loss the file may then be missing, zero-length or zero-filled, which the open sequence rebuilds
+    /// (docs/design.md, "Open sequence"). A checkpoint still fsyncs everything it vouches for.
+    /// </summary>
+    internal bool SyncOnCreate { get; init; } = true;
+
     /// <summary>Throws <see cref="ArgumentOutOfRangeException"/> naming the first bad value.</summary>
     public void Validate()
     {

@@ -134,6 +134,29 @@ public sealed class DataDirectoryInspectTests
     }
 
     [Fact]
+    public void A_digest_log_header_of_zeros_is_an_unwritten_create_the_next_start_drops_not_an_error()
+    {
+        using var directory = new TempDirectory();
+        using (DaemonProcess daemon = DaemonProcess.Start(directory.Path))
+        {
+            Assert.Equal(0, Client(daemon, "create", "fresh", "--capacity", "100").ExitCode);
+            AddItems(daemon, "good", 5);
+            Assert.Equal(0, daemon.Stop());
+        }
+
+        // What power loss leaves of a create whose header was never synced: the block allocated, never written.
+        File.WriteAllBytes(Path.Combine(directory.Path, "filters", "k6672657368", "digest.log"), new byte[40]);
+
+        CliRun run = CliRun.Of("inspect", directory.Path, "--json");
+
+        Assert.Equal(0, run.ExitCode);
+        JsonElement fresh = run.Json().GetProperty("filters").EnumerateArray().Single(f => f.GetProperty("name").GetString() == "fresh");
+        Assert.Equal("unwritten", fresh.GetProperty("digestLog").GetProperty("status").GetString());
+        Assert.Contains("drops this filter at its next start", fresh.GetProperty("digestLog").GetProperty("problem").GetString(), StringComparison.Ordinal);
+        Assert.Equal(0, fresh.GetProperty("layers").GetArrayLength());
+    }
+
+    [Fact]
     public void Inspect_changes_no_file_of_the_data_directory()
     {
         using var directory = new TempDirectory();

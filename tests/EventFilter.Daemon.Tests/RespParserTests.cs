@@ -47,6 +47,58 @@ public sealed class RespParserTests
         Assert.Equal(buffer.Length - 4, consumed);
     }
 
+    [Fact]
+    public void A_partial_command_resumes_at_its_first_unfinished_argument_not_at_its_start()
+    {
+        var arguments = new CommandArguments();
+        var progress = new ParseProgress();
+        byte[] buffer = new byte[64];
+        int length = Append(buffer, 0, "*3\r\n$1\r\na\r\n$2\r\nbc\r\n$5\r\nde");
+
+        Assert.Equal(ParseResult.Incomplete, RespParser.TryParse(buffer, length, Limits, arguments, 0, progress, out _, out _));
+        Assert.Equal(2, arguments.Count);
+        Assert.Equal(Encoding.ASCII.GetBytes("*3\r\n$1\r\na\r\n$2\r\nbc\r\n").Length, progress.Position);
+
+        // Bytes already parsed are not read again: spoiling them changes nothing (a parse from the start would fail).
+        buffer[0] = (byte)'X';
+        buffer[4] = (byte)'X';
+        length = Append(buffer, length, "fgh\r\n");
+        Assert.Equal(ParseResult.Command, RespParser.TryParse(buffer, length, Limits, arguments, 0, progress, out int consumed, out _));
+        Assert.Equal(length, consumed);
+        Assert.False(progress.Started);
+        Assert.Equal(["a", "bc", "defgh"], Enumerable.Range(0, 3).Select(i => Encoding.ASCII.GetString(arguments[i])));
+    }
+
+    [Fact]
+    public void A_command_fed_one_byte_at_a_time_and_moved_between_reads_parses_as_when_whole()
+    {
+        byte[] frame = Encoding.ASCII.GetBytes("*4\r\n$6\r\nBF.ADD\r\n$0\r\n\r\n$3\r\nkey\r\n$10\r\n0123456789\r\n");
+        var arguments = new CommandArguments();
+        var progress = new ParseProgress();
+        byte[] buffer = new byte[4];
+        int start = 2, length = 2; // a consumed command's bytes before it, as in a connection's buffer
+        ParseResult result = ParseResult.Incomplete;
+        foreach (byte next in frame)
+        {
+            Assert.Equal(ParseResult.Incomplete, result);
+            if (length == buffer.Length)
+            {
+                // The connection moves the partial command to the front and grows the buffer between reads.
+                byte[] grown = new byte[buffer.Length * 2];
+                buffer.AsSpan(start, length - start).CopyTo(grown);
+                (buffer, length, start) = (grown, length - start, 0);
+            }
+
+            buffer[length++] = next;
+            result = RespParser.TryParse(buffer, length, Limits, arguments, start, progress, out _, out _);
+        }
+
+        Assert.Equal(ParseResult.Command, result);
+        Assert.Equal(["BF.ADD", "", "key", "0123456789"], Enumerable.Range(0, arguments.Count).Select(i => Encoding.ASCII.GetString(arguments[i])));
+    }
+
+    private static int Append(byte[] buffer, int length, string text) => length + Encoding.ASCII.GetBytes(text, buffer.AsSpan(length));
+
     private static ParseResult Parse(string frame, out int consumed, out string? error)
     {
         byte[] buffer = Encoding.ASCII.GetBytes(frame);

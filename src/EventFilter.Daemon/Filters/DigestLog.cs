@@ -1,4 +1,3 @@
-using EventFilter.Storage;
 using Microsoft.Win32.SafeHandles;
 
 namespace EventFilter.Daemon.Filters;
@@ -11,11 +10,13 @@ namespace EventFilter.Daemon.Filters;
 /// </summary>
 internal sealed class DigestLog : IDisposable
 {
-    private readonly FileStream _stream;
+    // A handle, not a FileStream: FileStream.SafeFileHandle seeks to sync the stream's position on every access, which
+    // was an lseek per acknowledged add (a profile of single adds spread over 512 filters).
+    private readonly SafeFileHandle _handle;
 
-    private DigestLog(FileStream stream, FilterParameters parameters, long end)
+    private DigestLog(SafeFileHandle handle, FilterParameters parameters, long end)
     {
-        _stream = stream;
+        _handle = handle;
         Parameters = parameters;
         EndPosition = end;
     }
@@ -27,47 +28,75 @@ internal sealed class DigestLog : IDisposable
 
     public long Records => DigestLogFormat.RecordsIn(EndPosition);
 
-    private SafeFileHandle Handle => _stream.SafeFileHandle;
-
-    /// <summary>Writes a new log with its header, durably (fsync, then the directory), before any record can go in.</summary>
-    public static void Create(string path, FilterParameters parameters)
+    /// <summary>
+    /// Creates a log with its header and keeps it open. Nothing is fsynced here: the store makes a create durable before
+    /// its reply with --log-sync always, or at the next sync tick (docs/daemon.md, "Durability").
+    /// </summary>
+    public static DigestLog Create(string path, FilterParameters parameters)
     {
-        Span<byte> header = stackalloc byte[DigestLogFormat.HeaderLength];
-        DigestLogFormat.WriteHeader(header, parameters);
-        using (var stream = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.None, bufferSize: 0))
+        SafeFileHandle handle = File.OpenHandle(path, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.Read);
+        try
         {
-            stream.Write(header);
-            stream.Flush(flushToDisk: true);
+            Span<byte> header = stackalloc byte[DigestLogFormat.HeaderLength];
+            DigestLogFormat.WriteHeader(header, parameters);
+            RandomAccess.Write(handle, header, 0);
+            return new DigestLog(handle, parameters, DigestLogFormat.HeaderLength);
+        }
+        catch
+        {
+            handle.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// True when the log at <paramref name="path"/> is missing, shorter than its header, or starts with a header of
+    /// zeros: a create that never reached the disk (<see cref="DigestLogFormat.IsUnwritten"/>).
+    /// </summary>
+    public static bool IsUnwritten(string path)
+    {
+        if (!File.Exists(path))
+        {
+            return true;
         }
 
-        DurableDirectory.Sync(Path.GetDirectoryName(Path.GetFullPath(path))!);
+        using SafeFileHandle handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite);
+        Span<byte> header = stackalloc byte[DigestLogFormat.HeaderLength];
+        int read = 0;
+        for (int got; read < header.Length && (got = RandomAccess.Read(handle, header[read..], read)) > 0;)
+        {
+            read += got;
+        }
+
+        return DigestLogFormat.IsUnwritten(header[..read]);
     }
 
     /// <summary>Opens a log, dropping a torn last record (a crash mid-append never acknowledged it).</summary>
     /// <exception cref="InvalidDataException">The header is missing or fails its checksum.</exception>
     public static DigestLog Open(string path)
     {
-        var stream = new FileStream(path, FileMode.Open, FileAccess.ReadWrite, FileShare.Read, bufferSize: 0);
+        SafeFileHandle handle = File.OpenHandle(path, FileMode.Open, FileAccess.ReadWrite, FileShare.Read);
         try
         {
             Span<byte> header = stackalloc byte[DigestLogFormat.HeaderLength];
-            if (stream.Length < DigestLogFormat.HeaderLength || RandomAccess.Read(stream.SafeFileHandle, header, 0) != DigestLogFormat.HeaderLength
+            long length = RandomAccess.GetLength(handle);
+            if (length < DigestLogFormat.HeaderLength || RandomAccess.Read(handle, header, 0) != DigestLogFormat.HeaderLength
                 || !DigestLogFormat.TryReadHeader(header, out FilterParameters parameters))
             {
                 throw new InvalidDataException($"'{path}' is not a digest log: its header is missing, of another version or fails its checksum.");
             }
 
-            long end = DigestLogFormat.PositionOf(DigestLogFormat.RecordsIn(stream.Length));
-            if (end != stream.Length)
+            long end = DigestLogFormat.PositionOf(DigestLogFormat.RecordsIn(length));
+            if (end != length)
             {
-                stream.SetLength(end);
+                RandomAccess.SetLength(handle, end);
             }
 
-            return new DigestLog(stream, parameters, end);
+            return new DigestLog(handle, parameters, end);
         }
         catch
         {
-            stream.Dispose();
+            handle.Dispose();
             throw;
         }
     }
@@ -75,19 +104,19 @@ internal sealed class DigestLog : IDisposable
     /// <summary>Appends records with one write; the caller serialises appends.</summary>
     public void Append(ReadOnlySpan<ulong> digests)
     {
-        RandomAccess.Write(Handle, System.Runtime.InteropServices.MemoryMarshal.AsBytes(digests), EndPosition);
+        RandomAccess.Write(_handle, System.Runtime.InteropServices.MemoryMarshal.AsBytes(digests), EndPosition);
         EndPosition += digests.Length * sizeof(ulong);
     }
 
     /// <summary>fsync: every record appended before this call survives power loss. Safe beside appends on other threads.</summary>
-    public void Sync() => RandomAccess.FlushToDisk(Handle);
+    public void Sync() => RandomAccess.FlushToDisk(_handle);
 
     /// <summary>Reads whole records from <paramref name="position"/> into <paramref name="digests"/>; returns how many.</summary>
     public int Read(long position, Span<ulong> digests)
     {
-        int bytes = RandomAccess.Read(Handle, System.Runtime.InteropServices.MemoryMarshal.AsBytes(digests), position);
+        int bytes = RandomAccess.Read(_handle, System.Runtime.InteropServices.MemoryMarshal.AsBytes(digests), position);
         return bytes / sizeof(ulong);
     }
 
-    public void Dispose() => _stream.Dispose();
+    public void Dispose() => _handle.Dispose();
 }

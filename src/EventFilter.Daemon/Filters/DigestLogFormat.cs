@@ -48,6 +48,15 @@ internal static class DigestLogFormat
         return true;
     }
 
+    /// <summary>
+    /// True when a log's first bytes (up to <see cref="HeaderLength"/>) show a create that never reached the disk: fewer
+    /// bytes than a header, or a header of zeros. A create is made durable only at the next sync tick under
+    /// --log-sync periodic, so power loss can leave either; a header with any non-zero byte that fails
+    /// <see cref="TryReadHeader"/> is damage instead (docs/daemon.md, "Durability").
+    /// </summary>
+    public static bool IsUnwritten(ReadOnlySpan<byte> firstBytes) =>
+        firstBytes.Length < HeaderLength || !firstBytes[..HeaderLength].ContainsAnyExcept((byte)0);
+
     /// <summary>The position of the item with index <paramref name="index"/>, which is also the end of the items before it.</summary>
     public static long PositionOf(long index) => HeaderLength + (index * RecordLength);
 

@@ -49,11 +49,20 @@ internal sealed class FilterLayer : IDisposable
     /// <summary>Records before <paramref name="position"/> that belong here are all added: make that durable.</summary>
     public void Checkpoint(long position) => _filter.Checkpoint(position);
 
-    /// <summary>Adds this layer's records from its checkpoint to the log's end, then checkpoints there.</summary>
+    /// <summary>
+    /// Adds this layer's records from its checkpoint to the log's end, then checkpoints there. When there were none (a
+    /// new layer, or one already caught up) nothing is written: the next start would read nothing either, and a new
+    /// layer made by an add must not wait for a journal's three fsyncs under the filter's lock.
+    /// </summary>
     private void CatchUp(DigestLog log)
     {
         long end = Math.Min(log.EndPosition, DigestLogFormat.PositionOf(Start + Capacity));
         long position = Math.Max(_filter.DurablePosition, DigestLogFormat.PositionOf(Start));
+        if (position >= end)
+        {
+            return;
+        }
+
         Span<ulong> digests = new ulong[8192];
         while (position < end)
         {

@@ -45,8 +45,30 @@ internal readonly record struct FilterParameters(long Capacity, double ErrorRate
     /// </summary>
     public FilterFileOptions? LayerOptions(int layer)
     {
-        double items = LayerCapacity(layer);
-        double rate = LayerErrorRate(layer);
+        (long Items, double Rate) key = (LayerCapacity(layer), LayerErrorRate(layer));
+        if (Sizes.TryGetValue(key, out FilterFileOptions? known))
+        {
+            return known;
+        }
+
+        FilterFileOptions? options = Size(key.Items, key.Rate);
+        if (Sizes.Count >= MaxSizes)
+        {
+            Sizes.Clear();
+        }
+
+        Sizes[key] = options;
+        return options;
+    }
+
+    // The search in Size evaluates the exact model some hundred times, and BF.RESERVE (to validate), BF.INFO and the
+    // first add each need its answer: its answers are kept, per layer capacity and rate, which a few sets of parameters
+    // (the defaults of BF.ADD, an application's own) serve for most filters. Bounded: cleared when full.
+    private const int MaxSizes = 1024;
+    private static readonly System.Collections.Concurrent.ConcurrentDictionary<(long Items, double Rate), FilterFileOptions?> Sizes = new();
+
+    private static FilterFileOptions? Size(double items, double rate)
+    {
 
         // The classic filter's size is a lower bound on the blocked one's: refuse early what cannot fit. The search
         // below starts from it too, because the exact model costs O(names per line) per evaluation.

@@ -20,7 +20,11 @@ internal sealed partial class NamedFilter : IDisposable
     // their replies is sent (WriteLog). Counted as items, so layer routing always follows log order.
     private ulong[] _unwritten = new ulong[64];
     private int _unwrittenCount;
+    // Log positions: the end of what the last fsync covered, and the position the layers were last checkpointed at.
+    private long _synced;
     private long _checkpointed;
+    // False from a create until the checkpoint that fsyncs its log header and directory entry (NamedFilter.Durability.cs).
+    private bool _durable = true;
     private bool _closed;
 
     private NamedFilter(string directory, DigestLog log, FilterObserver observer)
@@ -34,6 +38,18 @@ internal sealed partial class NamedFilter : IDisposable
 
     public static string LogPath(string directory) => Path.Combine(directory, DataLayout.DigestLogFile);
 
+    /// <summary>
+    /// Creates a filter in <paramref name="directory"/> (which must not hold one): its directory and log header, not yet
+    /// durable (<see cref="Checkpoint"/> makes them so). No layer file yet: the first add creates layer 0, so a filter
+    /// that is created and dropped unused costs a directory and one small file.
+    /// </summary>
+    public static NamedFilter Create(string directory, FilterParameters parameters, FilterObserver observer)
+    {
+        Directory.CreateDirectory(directory);
+        DigestLog log = DigestLog.Create(LogPath(directory), parameters);
+        return new NamedFilter(directory, log, observer) { _synced = log.EndPosition, _checkpointed = log.EndPosition, _durable = false };
+    }
+
     /// <summary>Opens the filter in <paramref name="directory"/>: its log, then every layer the log's items reach, each caught up.</summary>
     public static NamedFilter Open(string directory, FilterObserver observer)
     {
@@ -41,12 +57,12 @@ internal sealed partial class NamedFilter : IDisposable
         try
         {
             long records = filter._log.Records;
-            do
+            while (records > 0 && (filter._layers.Count == 0 || filter._layers[^1].Start + filter._layers[^1].Capacity < records))
             {
                 filter.OpenLayer(filter._layers.Count);
             }
-            while (filter._layers[^1].Start + filter._layers[^1].Capacity < records);
-            filter._checkpointed = filter._log.EndPosition;
+
+            filter._synced = filter._checkpointed = filter._log.EndPosition;
             return filter;
         }
         catch
@@ -65,6 +81,12 @@ internal sealed partial class NamedFilter : IDisposable
     {
         lock (_gate)
         {
+            if (_layers.Count == 0)
+            {
+                // Layer 0 exists from BF.RESERVE on, as in RedisBloom, though its file waits for the first add.
+                return (Parameters.LayerCapacity(0), Parameters.LayerOptions(0)?.SizeBytes ?? 0, 1, Items);
+            }
+
             return (_layers.Sum(l => l.Capacity), _layers.Sum(l => l.SizeBytes), _layers.Count, Items);
         }
     }
@@ -117,8 +139,11 @@ internal sealed partial class NamedFilter : IDisposable
                     continue;
                 }
 
-                FilterLayer last = _layers[^1];
-                if (Items >= last.Start + last.Capacity && (outcome = Grow()) != AddOutcome.Done)
+                if (_layers.Count == 0)
+                {
+                    OpenLayer(0); // the filter's first item: layer 0's file is made now (Create)
+                }
+                else if (Items >= _layers[^1].Start + _layers[^1].Capacity && (outcome = Grow()) != AddOutcome.Done)
                 {
                     break;
                 }
@@ -176,6 +201,9 @@ internal sealed partial class NamedFilter : IDisposable
     {
         FilterFileOptions options = Parameters.LayerOptions(layer)
             ?? throw new InvalidDataException($"layer {layer} of '{_directory}' would exceed {FilterParameters.MaxLayerBytes} bytes");
-        _layers.Add(FilterLayer.Open(_directory, layer, _log, options, _observer));
+
+        // No fsync for a new layer file: the digest log rebuilds one that power loss left missing or torn, and a
+        // checkpoint fsyncs whatever it vouches for (docs/daemon.md, "Durability").
+        _layers.Add(FilterLayer.Open(_directory, layer, _log, options with { SyncOnCreate = false }, _observer));
     }
 }

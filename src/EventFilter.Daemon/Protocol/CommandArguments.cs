@@ -1,7 +1,9 @@
 namespace EventFilter.Daemon.Protocol;
 
 /// <summary>
-/// One parsed command: each argument is a range of the connection's read buffer, so parsing copies nothing.
+/// One parsed command: each argument is a range of the connection's read buffer, so parsing copies nothing. Ranges are
+/// kept relative to the command's first byte, so a command that arrives over several reads keeps the arguments parsed
+/// so far while the connection moves it to the buffer's front or grows the buffer (<see cref="Rebase"/>).
 /// Reused for every command of a connection; valid until the buffer is compacted.
 /// </summary>
 internal sealed class CommandArguments
@@ -9,17 +11,27 @@ internal sealed class CommandArguments
     private int[] _offsets = new int[16];
     private int[] _lengths = new int[16];
     private byte[] _buffer = [];
+    private int _start;
 
     public int Count { get; private set; }
 
-    public ReadOnlySpan<byte> this[int index] => _buffer.AsSpan(_offsets[index], _lengths[index]);
+    public ReadOnlySpan<byte> this[int index] => _buffer.AsSpan(_start + _offsets[index], _lengths[index]);
 
-    public void Reset(byte[] buffer)
+    /// <summary>Starts a new command at <paramref name="start"/> of <paramref name="buffer"/>.</summary>
+    public void Reset(byte[] buffer, int start = 0)
     {
-        _buffer = buffer;
+        Rebase(buffer, start);
         Count = 0;
     }
 
+    /// <summary>The same command, now at <paramref name="start"/> of <paramref name="buffer"/>: the arguments so far are kept.</summary>
+    public void Rebase(byte[] buffer, int start)
+    {
+        _buffer = buffer;
+        _start = start;
+    }
+
+    /// <summary>Adds an argument at <paramref name="offset"/> from the command's first byte.</summary>
     public void Add(int offset, int length)
     {
         if (Count == _offsets.Length)

@@ -9,13 +9,100 @@ namespace EventFilter.Daemon.Protocol;
 /// </summary>
 internal static class RespParser
 {
-    /// <summary>Parses the command at <paramref name="buffer"/>[<paramref name="start"/>..<paramref name="length"/>).</summary>
-    public static ParseResult TryParse(byte[] buffer, int length, RespLimits limits, CommandArguments arguments, int start, out int consumed, out string? error)
+    /// <summary>Parses the command at <paramref name="buffer"/>[<paramref name="start"/>..<paramref name="length"/>) from its first byte.</summary>
+    public static ParseResult TryParse(byte[] buffer, int length, RespLimits limits, CommandArguments arguments, int start, out int consumed, out string? error) =>
+        TryParse(buffer, length, limits, arguments, start, new ParseProgress(), out consumed, out error);
+
+    /// <summary>
+    /// Parses the command at <paramref name="buffer"/>[<paramref name="start"/>..<paramref name="length"/>), resuming
+    /// where <paramref name="progress"/> says the last call stopped in it (with <paramref name="arguments"/> as that call
+    /// left them); on <see cref="ParseResult.Incomplete"/>, records where this one stopped.
+    /// </summary>
+    public static ParseResult TryParse(byte[] buffer, int length, RespLimits limits, CommandArguments arguments, int start, ParseProgress progress, out int consumed, out string? error)
     {
         consumed = 0;
         error = null;
-        arguments.Reset(buffer);
         var input = new ReadOnlySpan<byte>(buffer, start, length - start);
+        long count;
+        int position;
+        if (progress.Started)
+        {
+            arguments.Rebase(buffer, start);
+            (count, position) = (progress.Count, progress.Position);
+        }
+        else
+        {
+            arguments.Reset(buffer, start);
+            ParseResult header = ReadHeader(input, limits, out count, out position, out error);
+            if (header != ParseResult.Command)
+            {
+                return header;
+            }
+        }
+
+        for (long i = arguments.Count; i < count; i++)
+        {
+            if (position >= input.Length)
+            {
+                progress.Pause(count, position);
+                return ParseResult.Incomplete;
+            }
+
+            if (input[position] != (byte)'$')
+            {
+                error = $"ERR Protocol error: expected '$', got '{Printable(input[position])}'";
+                return Failed(progress);
+            }
+
+            int argumentStart = position;
+            ParseResult bulk = ReadLength(input, ref position, out long bulkLength);
+            if (bulk == ParseResult.Incomplete)
+            {
+                progress.Pause(count, argumentStart);
+                return bulk;
+            }
+
+            if (bulk == ParseResult.ProtocolError || bulkLength < 0 || bulkLength > limits.MaxBulkLength)
+            {
+                error = "ERR Protocol error: invalid bulk length";
+                return Failed(progress);
+            }
+
+            if (position + bulkLength + 2 > limits.MaxCommandBytes)
+            {
+                error = $"ERR Protocol error: command larger than {limits.MaxCommandBytes} bytes";
+                return Failed(progress);
+            }
+
+            if (input.Length - position < bulkLength + 2)
+            {
+                // Resume at this argument's header: it is re-read (24 bytes at most), its payload is not scanned.
+                progress.Pause(count, argumentStart);
+                return ParseResult.Incomplete;
+            }
+
+            if (input[position + (int)bulkLength] != (byte)'\r' || input[position + (int)bulkLength + 1] != (byte)'\n')
+            {
+                error = "ERR Protocol error: bulk string not followed by CRLF";
+                return Failed(progress);
+            }
+
+            arguments.Add(position, (int)bulkLength);
+            position += (int)bulkLength + 2;
+        }
+
+        // "*0" and "*-1" are empty commands; the caller skips them, as Redis does.
+        progress.Clear();
+        consumed = position;
+        return ParseResult.Command;
+    }
+
+    /// <summary>The command's "*&lt;count&gt;\r\n" header, checked against the limits.</summary>
+    private static ParseResult ReadHeader(ReadOnlySpan<byte> input, RespLimits limits, out long count, out int position, out string? error)
+    {
+        count = 0;
+        position = 0;
+        error = null;
         if (input.IsEmpty)
         {
             return ParseResult.Incomplete;
@@ -27,8 +114,7 @@ internal static class RespParser
             return ParseResult.ProtocolError;
         }
 
-        int position = 0;
-        ParseResult header = ReadLength(input, ref position, out long count);
+        ParseResult header = ReadLength(input, ref position, out count);
         if (header != ParseResult.Command)
         {
             error = header == ParseResult.ProtocolError ? "ERR Protocol error: invalid multibulk length" : null;
@@ -41,55 +127,13 @@ internal static class RespParser
             return ParseResult.ProtocolError;
         }
 
-        for (long i = 0; i < count; i++)
-        {
-            if (position >= input.Length)
-            {
-                return ParseResult.Incomplete;
-            }
-
-            if (input[position] != (byte)'$')
-            {
-                error = $"ERR Protocol error: expected '$', got '{Printable(input[position])}'";
-                return ParseResult.ProtocolError;
-            }
-
-            ParseResult bulk = ReadLength(input, ref position, out long bulkLength);
-            if (bulk == ParseResult.Incomplete)
-            {
-                return bulk;
-            }
-
-            if (bulk == ParseResult.ProtocolError || bulkLength < 0 || bulkLength > limits.MaxBulkLength)
-            {
-                error = "ERR Protocol error: invalid bulk length";
-                return ParseResult.ProtocolError;
-            }
-
-            if (position + bulkLength + 2 > limits.MaxCommandBytes)
-            {
-                error = $"ERR Protocol error: command larger than {limits.MaxCommandBytes} bytes";
-                return ParseResult.ProtocolError;
-            }
-
-            if (input.Length - position < bulkLength + 2)
-            {
-                return ParseResult.Incomplete;
-            }
-
-            if (input[position + (int)bulkLength] != (byte)'\r' || input[position + (int)bulkLength + 1] != (byte)'\n')
-            {
-                error = "ERR Protocol error: bulk string not followed by CRLF";
-                return ParseResult.ProtocolError;
-            }
-
-            arguments.Add(start + position, (int)bulkLength);
-            position += (int)bulkLength + 2;
-        }
-
-        // "*0" and "*-1" are empty commands; the caller skips them, as Redis does.
-        consumed = position;
         return ParseResult.Command;
+    }
+
+    private static ParseResult Failed(ParseProgress progress)
+    {
+        progress.Clear();
+        return ParseResult.ProtocolError;
     }
 
     /// <summary>Reads "&lt;type&gt;&lt;decimal&gt;\r\n" at <paramref name="position"/>, moving past it.</summary>

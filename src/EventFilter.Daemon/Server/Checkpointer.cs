@@ -6,7 +6,9 @@ using Microsoft.Extensions.Logging;
 namespace EventFilter.Daemon.Server;
 
 /// <summary>
-/// Every sync interval (1 s by default): fsync each changed digest log, then checkpoint its layers at the log's end.
+/// Every sync interval (1 s by default): fsync each changed digest log, and checkpoint its layers at the log's end once
+/// NamedFilter.CheckpointEveryBytes piled up;
+/// then make the creates and deletes of the interval durable, and remove deleted filters' files.
 /// With --log-sync periodic this is what bounds the loss on power failure; in both modes it keeps catch-up on start short.
 /// Each tick also logs a change of health (docs/daemon.md, "Telemetry").
 /// </summary>
@@ -23,14 +25,23 @@ internal sealed class Checkpointer(DaemonOptions options, FilterStore store, Dae
                 {
                     try
                     {
-                        filter.Checkpoint();
+                        filter.Checkpoint(final: false);
                     }
                     catch (Exception e) when (e is IOException or ObjectDisposedException)
                     {
                         // Logged, not fatal: adds stay in the log, and the next tick tries again.
-                        metrics.Error(DaemonMetrics.Operation.Checkpoint);
-                        Log.CheckpointFailed(logger, e);
+                        Failed(e);
                     }
+                }
+
+                try
+                {
+                    // After the filters' checkpoints, which fsync new filters' logs: the names of new and deleted filters.
+                    store.SyncDirectories();
+                }
+                catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+                {
+                    Failed(e);
                 }
 
                 // Once per interval: a failure degrades health at once, recovery shows after DaemonHealth.DegradedFor.
@@ -41,5 +52,11 @@ internal sealed class Checkpointer(DaemonOptions options, FilterStore store, Dae
         {
             // Stopping: FilterLifetime takes the last checkpoint.
         }
+    }
+
+    private void Failed(Exception error)
+    {
+        metrics.Error(DaemonMetrics.Operation.Checkpoint);
+        Log.CheckpointFailed(logger, error);
     }
 }

@@ -21,6 +21,7 @@ namespace EventFilter.Daemon.Server;
 internal sealed class ClientConnection(Socket socket, CommandContext context, RespLimits limits, DaemonMetrics metrics, ILogger logger)
 {
     private readonly TaskCompletionSource _finished = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly ParseProgress _progress = new();
     private byte[] _buffer = new byte[16 * 1024];
     private int _filled;
 
@@ -130,7 +131,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         bool keepOpen = true;
         while (keepOpen)
         {
-            ParseResult result = RespParser.TryParse(_buffer, _filled, limits, context.Arguments, consumed, out int used, out string? error);
+            ParseResult result = RespParser.TryParse(_buffer, _filled, limits, context.Arguments, consumed, _progress, out int used, out string? error);
             if (result == ParseResult.Incomplete)
             {
                 keepOpen = _filled - consumed < limits.MaxCommandBytes || Refuse($"ERR Protocol error: command larger than {limits.MaxCommandBytes} bytes");
@@ -160,7 +161,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
             metrics.Ran(commands, added, looked);
         }
 
-        // Keep the unparsed tail at the front for the next read.
+        // Keep the unparsed tail at the front for the next read; a partial command's parse resumes there (_progress).
         _buffer.AsSpan(consumed, _filled - consumed).CopyTo(_buffer);
         _filled -= consumed;
         return keepOpen;

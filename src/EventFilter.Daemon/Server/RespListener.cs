@@ -98,9 +98,16 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
 
     private void Serve(Socket client)
     {
-        var connection = new ClientConnection(client, new CommandContext(store, options, health), _limits, metrics, logger);
+        ClientConnection connection;
         lock (_clients)
         {
+            if (_clients.Count >= options.MaxClients)
+            {
+                Refuse(client);
+                return;
+            }
+
+            connection = new ClientConnection(client, new CommandContext(store, options, health), _limits, metrics, logger);
             _clients.Add(connection);
         }
 
@@ -111,6 +118,24 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
         else
         {
             Forget(connection);
+        }
+    }
+
+    /// <summary>One connection too many: Redis's answer, then close (the reply fits any empty socket buffer, so the send cannot block).</summary>
+    private void Refuse(Socket client)
+    {
+        metrics.Refused();
+        try
+        {
+            client.Send("-ERR max number of clients reached\r\n"u8);
+        }
+        catch (SocketException)
+        {
+            // The client left already.
+        }
+        finally
+        {
+            client.Dispose();
         }
     }
 

@@ -16,6 +16,7 @@ internal sealed class DaemonMetrics
     private readonly Counter<long> _added;
     private readonly Counter<long> _checked;
     private readonly Counter<long> _connections;
+    private readonly Counter<long> _refused;
     private readonly Counter<long> _errors;
     private readonly Meter _meter;
     private readonly DaemonHealth _health;
@@ -29,6 +30,7 @@ internal sealed class DaemonMetrics
         _added = meter.CreateCounter<long>("eventfilterd.items.added", "{item}", "Items sent to BF.ADD, BF.MADD and BF.INSERT, new or not.");
         _checked = meter.CreateCounter<long>("eventfilterd.items.checked", "{item}", "Items looked up by BF.EXISTS and BF.MEXISTS.");
         _connections = meter.CreateCounter<long>("eventfilterd.connections", "{connection}", "Client connections accepted.");
+        _refused = meter.CreateCounter<long>("eventfilterd.connections.refused", "{connection}", "Connections refused because --max-clients were open.");
         _errors = meter.CreateCounter<long>("eventfilterd.errors", "{error}", "Failures, tagged eventfilterd.operation.");
         meter.CreateObservableUpDownCounter("eventfilterd.connections.open", () => Volatile.Read(ref _open), "{connection}", "Client connections open now.");
         meter.CreateObservableGauge("eventfilterd.health", () => (int)health.Status, "1", "0 unhealthy, 1 degraded, 2 healthy.");
@@ -64,6 +66,8 @@ internal sealed class DaemonMetrics
         _connections.Add(1);
         Interlocked.Increment(ref _open);
     }
+
+    public void Refused() => _refused.Add(1);
 
     public void Disconnected() => Interlocked.Decrement(ref _open);
 

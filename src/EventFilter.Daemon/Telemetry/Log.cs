@@ -44,4 +44,7 @@ internal static partial class Log
 
     [LoggerMessage(112, LogLevel.Information, "Health is now {Status}: {Reason}", EventName = "HealthChanged")]
     public static partial void HealthChanged(ILogger logger, string status, string reason);
+
+    [LoggerMessage(113, LogLevel.Warning, "Filter directory {Directory} is removed: its digest log is missing, shorter than its header or starts with zeros, so its create never reached the disk (power loss within a sync interval of it)", EventName = "UnwrittenFilterDropped")]
+    public static partial void UnwrittenFilterDropped(ILogger logger, string directory);
 }

@@ -76,16 +76,17 @@ internal sealed unsafe partial class MappedFile : IDisposable
 
     /// <summary>
     /// Creates a zero-filled file of <paramref name="length"/> bytes with every block reserved, starting with
-    /// <paramref name="head"/>, makes it durable, and only then gives it its final name.
-    /// A crash at any point leaves either no file or a complete one.
+    /// <paramref name="head"/>, makes it durable (unless <paramref name="sync"/> is false), and only then gives it its
+    /// final name. A crash of the process at any point leaves either no file or a complete one; so does power loss
+    /// when <paramref name="sync"/> is true.
     /// </summary>
-    public static MappedFile CreateAtomically(string path, long length, ReadOnlySpan<byte> head)
+    public static MappedFile CreateAtomically(string path, long length, ReadOnlySpan<byte> head, bool sync = true)
     {
         // Held from before the new file appears until it is open, so no other writer can slip in between.
         WriterLock writerLock = WriterLock.Acquire(path);
         try
         {
-            CreateDurably(path, length, head);
+            CreateFile(path, length, head, sync);
         }
         catch
         {
@@ -98,7 +99,7 @@ internal sealed unsafe partial class MappedFile : IDisposable
         return Open(path, writable: true, writerLock);
     }
 
-    private static void CreateDurably(string path, long length, ReadOnlySpan<byte> head)
+    private static void CreateFile(string path, long length, ReadOnlySpan<byte> head, bool sync)
     {
         string temporary = path + ".tmp";
         File.Delete(temporary);
@@ -110,11 +111,17 @@ internal sealed unsafe partial class MappedFile : IDisposable
         {
             stream.SetLength(length);
             RandomAccess.Write(stream.SafeFileHandle, head, 0);
-            RandomAccess.FlushToDisk(stream.SafeFileHandle);
+            if (sync)
+            {
+                RandomAccess.FlushToDisk(stream.SafeFileHandle);
+            }
         }
 
         File.Move(temporary, path, overwrite: true);
-        DurableDirectory.Sync(System.IO.Path.GetDirectoryName(System.IO.Path.GetFullPath(path))!);
+        if (sync)
+        {
+            DurableDirectory.Sync(System.IO.Path.GetDirectoryName(System.IO.Path.GetFullPath(path))!);
+        }
     }
 
     /// <summary>

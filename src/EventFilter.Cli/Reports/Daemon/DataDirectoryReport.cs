@@ -56,13 +56,13 @@ internal sealed record DataDirectoryReport(string Path, bool DaemonListening, in
         }
     }
 
-    /// <summary>Unreadable digest logs stop the daemon's start: an error each, and exit 2. Layer checkpoints are judged as `inspect FILE` judges them.</summary>
+    /// <summary>Damaged digest log headers stop the daemon's start: an error each, and exit 2 (unwritten ones are only dropped). Layer checkpoints are judged as `inspect FILE` judges them.</summary>
     public int Judge(TextWriter error)
     {
         int exitCode = ExitCodes.Success;
         foreach (NamedFilterReport filter in Filters)
         {
-            if (filter.DigestLog.Status is DigestLogReport.Invalid or DigestLogReport.Missing)
+            if (filter.DigestLog.Status is DigestLogReport.Invalid)
             {
                 error.WriteLine($"{CommandTree.ToolName}: error: filter '{filter.Name}': {filter.DigestLog.Problem}");
                 exitCode = ExitCodes.Failure;

@@ -8,7 +8,7 @@ namespace EventFilter.Cli.Reports.Daemon;
 /// many whole items it holds, and any torn tail (an append cut short by a crash: never acknowledged, dropped at the
 /// next start). See docs/daemon.md, "Files" and "Durability".
 /// </summary>
-/// <param name="Status"><see cref="Valid"/>, <see cref="TornTail"/>, <see cref="Invalid"/> or <see cref="Missing"/>.</param>
+/// <param name="Status"><see cref="Valid"/>, <see cref="TornTail"/>, <see cref="Invalid"/> or <see cref="Unwritten"/>.</param>
 /// <param name="Bytes">The file's length.</param>
 /// <param name="Items">Whole 8-byte records after the header.</param>
 /// <param name="TornBytes">Bytes after the last whole record.</param>
@@ -19,22 +19,30 @@ internal sealed record DigestLogReport(string Path, string Status, long Bytes, l
     public const string Valid = "valid";
     public const string TornTail = "torn-tail";
     public const string Invalid = "invalid";
-    public const string Missing = "missing";
+
+    /// <summary>Missing, shorter than a header, or a header of zeros: a create that never reached the disk, which the daemon drops at start.</summary>
+    public const string Unwritten = "unwritten";
 
     public static DigestLogReport Read(string filterDirectory, out FilterParameters parameters)
     {
         parameters = default;
         string path = System.IO.Path.Combine(filterDirectory, DataLayout.DigestLogFile);
+        const string Dropped = "a create that never reached the disk (power loss within a sync interval of it): eventfilterd drops this filter at its next start";
         if (!File.Exists(path))
         {
-            return new DigestLogReport(path, Missing, 0, 0, 0, 0, null, $"there is no '{DataLayout.DigestLogFile}': eventfilterd will not start until this filter's directory is removed");
+            return new DigestLogReport(path, Unwritten, 0, 0, 0, 0, null, $"there is no '{DataLayout.DigestLogFile}', {Dropped}");
         }
 
         using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, bufferSize: 0);
         long length = stream.Length;
         byte[] header = new byte[DigestLogFormat.HeaderLength];
         int read = stream.ReadAtLeast(header, header.Length, throwOnEndOfStream: false);
-        if (read < header.Length || !DigestLogFormat.TryReadHeader(header, out parameters))
+        if (DigestLogFormat.IsUnwritten(header.AsSpan(0, read)))
+        {
+            return new DigestLogReport(path, Unwritten, length, 0, 0, 0, null, $"the header of '{path}' is short or all zeros, {Dropped}");
+        }
+
+        if (!DigestLogFormat.TryReadHeader(header, out parameters))
         {
             return new DigestLogReport(path, Invalid, length, 0, 0, 0, null, $"the header of '{path}' is missing, of another version or fails its checksum: eventfilterd will not start until it is restored or this filter's directory is removed");
         }

@@ -6,7 +6,7 @@ namespace EventFilter.Cli.Reports.Daemon;
 /// <summary>One named filter's directory: its name (from the directory's name), its digest log and its layers.</summary>
 /// <param name="Name">The name as text (escaped when it is not printable UTF-8, see KeyText).</param>
 /// <param name="Hex">The name's bytes in hex, exact.</param>
-/// <param name="Layers">The layers the log's items reach (at least one), as the daemon opens them; none when the log is unreadable.</param>
+/// <param name="Layers">The layers the log's items reach, as the daemon opens them; none when the log is empty or unreadable.</param>
 internal sealed record NamedFilterReport(string Name, string Hex, string Directory, DigestLogReport DigestLog, IReadOnlyList<LayerReport> Layers)
 {
     public static NamedFilterReport Read(CliConsole console, string directory, byte[] key, double threshold)
@@ -15,13 +15,13 @@ internal sealed record NamedFilterReport(string Name, string Hex, string Directo
         var layers = new List<LayerReport>();
         if (log.Parameters is not null)
         {
-            // As NamedFilter.Open: layers until the last one's range reaches the last item. The daemon never grows a
-            // chain past MaxLayers, so a log that claims more is damaged; the report stops there.
-            do
+            // As NamedFilter.Open: none for an empty log (layer 0's file is made by the first add), else layers until
+            // the last one's range reaches the last item. The daemon never grows a chain past MaxLayers, so a log that
+            // claims more is damaged; the report stops there.
+            while (layers.Count < FilterParameters.MaxLayers && parameters.LayerStart(layers.Count) < log.Items)
             {
                 layers.Add(LayerReport.Read(console, directory, layers.Count, parameters, log, threshold));
             }
-            while (layers.Count < FilterParameters.MaxLayers && parameters.LayerStart(layers.Count) < log.Items);
         }
 
         return new NamedFilterReport(KeyText.Display(key), Convert.ToHexStringLower(key), directory, log, layers);
