@@ -57,5 +57,11 @@ builder.Services.AddHostedService<FilterLifetime>();
 builder.Services.AddHostedService<Checkpointer>();
 builder.Services.AddHostedService<RespListener>();
 using IHost host = builder.Build();
+if (!FilterLifetime.TryOpen(host.Services, out string? problem))
+{
+    Console.Error.WriteLine($"eventfilterd: {problem}");
+    return 5;
+}
+
 await host.RunAsync();
 return 0;

@@ -68,8 +68,10 @@ public sealed class CreateDropDurabilityTests
         File.WriteAllBytes(log, bytes);
 
         (int exitCode, string output) = DaemonProcess.RunToExit(directory.Path, Path.Combine(directory.Path, "eventfilterd.sock"));
-        Assert.NotEqual(0, exitCode);
+        Assert.Equal(5, exitCode);
+        Assert.Contains("eventfilterd: cannot open the filters:", output, StringComparison.Ordinal);
         Assert.Contains("fails its checksum", output, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", output, StringComparison.Ordinal); // one line, no stack trace
         Assert.True(File.Exists(log), "a damaged log is left for the operator, not removed");
     }
 

@@ -1,24 +1,42 @@
 using EventFilter.Daemon.Filters;
 using EventFilter.Daemon.Telemetry;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 
 namespace EventFilter.Daemon.Server;
 
 /// <summary>
-/// Opens every filter before the listener starts (each caught up from its digest log), and on a clean stop, after the
+/// Opens every filter before the host starts (each caught up from its digest log), and on a clean stop, after the
 /// listener and the checkpointer, takes a last checkpoint of each and closes it. Registered first so it stops last.
 /// </summary>
-internal sealed class FilterLifetime(FilterStore store, DaemonMetrics metrics, ILogger logger) : IHostedService
+internal sealed class FilterLifetime(FilterStore store) : IHostedService
 {
-    public Task StartAsync(CancellationToken cancellationToken)
+    /// <summary>
+    /// Opens the filters; false, with the reason in one line, when the data directory holds a damaged digest log or
+    /// cannot be read. Called before the host starts: a hosted service's failure would come out as the host's stack trace.
+    /// </summary>
+    public static bool TryOpen(IServiceProvider services, [System.Diagnostics.CodeAnalysis.NotNullWhen(false)] out string? problem)
     {
+        FilterStore store = services.GetRequiredService<FilterStore>();
         long started = System.Diagnostics.Stopwatch.GetTimestamp();
-        store.Open();
-        Log.FiltersOpened(logger, store.Count, System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds);
-        metrics.Observe(store);
-        return Task.CompletedTask;
+        try
+        {
+            store.Open();
+        }
+        catch (Exception e) when (e is InvalidDataException or IOException or UnauthorizedAccessException)
+        {
+            problem = $"cannot open the filters: {e.Message} Nothing was changed. `eventfilter inspect` on the data directory shows each filter's state; to start without a damaged filter, move its directory out of filters/ (docs/daemon.md, \"Durability\").";
+            return false;
+        }
+
+        Log.FiltersOpened(services.GetRequiredService<ILogger>(), store.Count, System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+        services.GetRequiredService<DaemonMetrics>().Observe(store);
+        problem = null;
+        return true;
     }
+
+    public Task StartAsync(CancellationToken cancellationToken) => Task.CompletedTask;
 
     public Task StopAsync(CancellationToken cancellationToken)
     {
