@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Net.Sockets;
 using System.Text;
 
@@ -16,14 +15,14 @@ public sealed class ConnectionLimitTests
         Assert.Equal("PONG", first.Call("PING"));
 
         // The start-up probe's connection may not have been let go yet: the second client is in once it is served.
-        using RespClient second = Eventually(() => Served(daemon), "a second connection to be served");
+        using RespClient second = Poll.Until(() => Served(daemon), "a second connection to be served");
 
         Assert.Equal("-ERR max number of clients reached\r\n", RefusedReply(daemon));
         Assert.Equal("PONG", first.Call("PING"));
         Assert.Equal("PONG", second.Call("PING"));
 
         first.Dispose();
-        using RespClient third = Eventually(() => Served(daemon), "a place to free up once a client left");
+        using RespClient third = Poll.Until(() => Served(daemon), "a place to free up once a client left");
         Assert.Equal("PONG", third.Call("PING"));
     }
 
@@ -60,21 +59,5 @@ public sealed class ConnectionLimitTests
         }
 
         return Encoding.ASCII.GetString(received.ToArray());
-    }
-
-    private static T Eventually<T>(Func<T?> attempt, string what)
-        where T : class
-    {
-        var clock = Stopwatch.StartNew();
-        while (true)
-        {
-            if (attempt() is { } done)
-            {
-                return done;
-            }
-
-            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(30), $"timed out waiting for {what}");
-            Thread.Sleep(5);
-        }
     }
 }

@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace EventFilter.Daemon.Tests;
 
 /// <summary>
@@ -47,7 +45,7 @@ public sealed class CreateDropDurabilityTests
         Assert.Equal(new object?[] { 1L, 1L }, reader.Call("BF.MEXISTS", "kept", "a", "b"));
         Assert.False(Directory.Exists(lost), "the dropped filter's directory is removed");
         // Written before the daemon listened; its standard output reaches the test asynchronously.
-        WaitFor(() => again.Output.Contains("UnwrittenFilterDropped", StringComparison.Ordinal), "the warning");
+        Poll.Until(() => again.Output.Contains("UnwrittenFilterDropped", StringComparison.Ordinal), "the warning");
         Assert.Equal("OK", reader.Call("BF.RESERVE", "lost", "0.01", "1000"));
     }
 
@@ -134,20 +132,9 @@ public sealed class CreateDropDurabilityTests
         Assert.Equal(1L, client.Call("BF.EXISTS", "lazy", "a"));
 
         Assert.Equal(1L, client.Call("DEL", "lazy"));
-        WaitFor(() => Directory.GetDirectories(Path.Combine(directory.Path, "filters")).Length == 0, "the dropped filter's directory to be removed by a tick");
+        Poll.Until(() => Directory.GetDirectories(Path.Combine(directory.Path, "filters")).Length == 0, "the dropped filter's directory to be removed by a tick");
     }
 
     private static string FilterDirectory(string dataDirectory, string key) =>
         Path.Combine(dataDirectory, "filters", "k" + Convert.ToHexStringLower(System.Text.Encoding.UTF8.GetBytes(key)));
-
-    /// <summary>Polls a condition the daemon's own timer brings about, with a bound; the timing is not asserted.</summary>
-    private static void WaitFor(Func<bool> condition, string what)
-    {
-        var clock = Stopwatch.StartNew();
-        while (!condition())
-        {
-            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(30), $"timed out waiting for {what}");
-            Thread.Sleep(5);
-        }
-    }
 }
