@@ -157,6 +157,59 @@ public sealed class DataDirectoryInspectTests
     }
 
     [Fact]
+    public void After_sigkill_the_creates_and_drops_of_the_interval_are_reported_from_the_control_log_as_the_start_applies_them()
+    {
+        using var directory = new TempDirectory();
+        using (DaemonProcess daemon = DaemonProcess.Start(directory.Path, "--sync-interval-ms", NoPeriodicCheckpoint))
+        {
+            Assert.Equal(0, Client(daemon, "create", "reserved", "--capacity", "500", "--error-rate", "0.1%").ExitCode);
+            AddItems(daemon, "dropped", 3);
+            Assert.Equal(0, Client(daemon, "drop", "dropped").ExitCode);
+            daemon.Kill();
+        }
+
+        CliRun run = CliRun.Of("inspect", directory.Path, "--json");
+
+        Assert.Equal(0, run.ExitCode);
+        JsonElement control = run.Json().GetProperty("controlLog");
+        Assert.Equal("pending", control.GetProperty("status").GetString());
+        Assert.Equal(3, control.GetProperty("records").GetInt32()); // two creates (one by the add), then the drop
+        string[] changes = [.. control.GetProperty("changes").EnumerateArray().Select(c => c.GetString()!)];
+        Assert.Equal(2, changes.Length);
+        Assert.StartsWith("create reserved (capacity 500 at error rate 0.1", changes[0], StringComparison.Ordinal);
+        Assert.Equal("drop dropped", changes[1]);
+        Assert.Equal(0, run.Json().GetProperty("filterCount").GetInt32()); // the reserved filter has no directory yet
+        Assert.Contains("create reserved", CliRun.Of("inspect", directory.Path).Stdout, StringComparison.Ordinal);
+
+        using DaemonProcess restarted = DaemonProcess.Start(directory.Path);
+        Assert.Equal(500, Client(restarted, "info", "reserved", "--json").Json().GetProperty("capacity").GetInt64());
+        Assert.Equal("empty", CliRun.Of("inspect", directory.Path, "--json").Json().GetProperty("controlLog").GetProperty("status").GetString());
+    }
+
+    [Fact]
+    public void A_control_log_header_that_fails_its_checksum_is_an_error()
+    {
+        using var directory = new TempDirectory();
+        using (DaemonProcess daemon = DaemonProcess.Start(directory.Path))
+        {
+            AddItems(daemon, "good", 5);
+            Assert.Equal(0, daemon.Stop());
+        }
+
+        string control = Path.Combine(directory.Path, "control.log");
+        byte[] bytes = File.ReadAllBytes(control);
+        bytes[3] ^= 0x01;
+        File.WriteAllBytes(control, bytes);
+
+        CliRun run = CliRun.Of("inspect", directory.Path, "--json");
+
+        Assert.Equal(2, run.ExitCode);
+        Assert.Contains("control.log", Assert.Single(run.ErrorLines), StringComparison.Ordinal);
+        Assert.Equal("invalid", run.Json().GetProperty("controlLog").GetProperty("status").GetString());
+        Assert.Equal("valid", run.Json().GetProperty("filters")[0].GetProperty("digestLog").GetProperty("status").GetString());
+    }
+
+    [Fact]
     public void Inspect_changes_no_file_of_the_data_directory()
     {
         using var directory = new TempDirectory();

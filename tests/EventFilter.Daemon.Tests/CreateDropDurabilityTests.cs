@@ -3,8 +3,8 @@ namespace EventFilter.Daemon.Tests;
 /// <summary>
 /// Creates and drops follow --log-sync (docs/daemon.md, "Durability"): a filter's log header that never reached the
 /// disk (power loss within a sync interval of its create) is dropped at start with a warning, while a damaged header
-/// stops the start; creates and drops survive SIGKILL before any sync tick; a new filter has no layer file until its
-/// first add; a dropped filter's files go at the next tick.
+/// stops the start; creates and drops survive SIGKILL before any sync tick; a new filter has no file until its first
+/// add or the next tick (its create is a control-log record); a dropped filter's files go at the next tick.
 /// </summary>
 public sealed class CreateDropDurabilityTests
 {
@@ -116,23 +116,37 @@ public sealed class CreateDropDurabilityTests
     }
 
     [Fact]
-    public void A_new_filter_has_no_layer_file_until_its_first_add_and_a_dropped_ones_files_go_at_the_next_tick()
+    public void A_new_filter_has_no_file_until_its_first_add_and_a_dropped_ones_files_go_at_the_next_tick()
     {
         using var directory = new TempDirectory();
-        using DaemonProcess daemon = DaemonProcess.Start(directory.Path, "--sync-interval-ms", "10");
-        using RespClient client = daemon.Connect();
-        client.Call("BF.RESERVE", "lazy", "0.01", "1000");
-        string filter = FilterDirectory(directory.Path, "lazy");
-        Assert.Equal(["digest.log"], Directory.GetFiles(filter).Select(Path.GetFileName));
-        Assert.Equal(new object?[] { "Capacity", 1000L, "Size", 1408L, "Number of filters", 1L, "Number of items inserted", 0L, "Expansion rate", 2L }, client.Call("BF.INFO", "lazy"));
-        Assert.Equal(0L, client.Call("BF.EXISTS", "lazy", "a"));
+        string filters = Path.Combine(directory.Path, "filters");
+        using (DaemonProcess daemon = DaemonProcess.Start(directory.Path, "--sync-interval-ms", NoTick))
+        {
+            using RespClient client = daemon.Connect();
+            client.Call("BF.RESERVE", "lazy", "0.01", "1000");
+            string filter = FilterDirectory(directory.Path, "lazy");
+            Assert.False(Directory.Exists(filter), "a create is a control-log record until the first add or the tick");
+            Assert.Equal(new object?[] { "Capacity", 1000L, "Size", 1408L, "Number of filters", 1L, "Number of items inserted", 0L, "Expansion rate", 2L }, client.Call("BF.INFO", "lazy"));
+            Assert.Equal(0L, client.Call("BF.EXISTS", "lazy", "a"));
 
-        Assert.Equal(1L, client.Call("BF.ADD", "lazy", "a"));
-        Assert.True(File.Exists(Path.Combine(filter, "layer-000.filter")));
-        Assert.Equal(1L, client.Call("BF.EXISTS", "lazy", "a"));
+            Assert.Equal(1L, client.Call("BF.ADD", "lazy", "a"));
+            Assert.Equal(["digest.log", "layer-000.filter", "layer-000.filter.lock"], Directory.GetFiles(filter).Select(Path.GetFileName).Order());
+            Assert.Equal(1L, client.Call("BF.EXISTS", "lazy", "a"));
+            Assert.Equal(1L, client.Call("DEL", "lazy"));
+            Assert.Single(Directory.GetDirectories(filters, "*.deleted"));
+            Assert.Equal(0, daemon.Stop());
+        }
 
-        Assert.Equal(1L, client.Call("DEL", "lazy"));
-        Poll.Until(() => Directory.GetDirectories(Path.Combine(directory.Path, "filters")).Length == 0, "the dropped filter's directory to be removed by a tick");
+        using DaemonProcess ticking = DaemonProcess.Start(directory.Path, "--sync-interval-ms", "10");
+        using RespClient again = ticking.Connect();
+        Assert.Empty(Directory.GetDirectories(filters)); // the clean stop removed the dropped filter's files
+        again.Call("BF.RESERVE", "unused", "0.01", "1000");
+        again.Call("BF.ADD", "used", "a");
+        Assert.Equal(1L, again.Call("DEL", "used"));
+        // The tick gives the unused filter its directory and log, removes the dropped one's, and resets the control log.
+        string unusedLog = Path.Combine(FilterDirectory(directory.Path, "unused"), "digest.log");
+        Poll.Until(() => File.Exists(unusedLog) && Directory.GetDirectories(filters).Length == 1, "the tick to apply the creates and drops");
+        Poll.Until(() => new FileInfo(Path.Combine(directory.Path, "control.log")).Length == 16, "the tick to reset the control log");
     }
 
     private static string FilterDirectory(string dataDirectory, string key) =>

@@ -12,6 +12,9 @@ internal static class DataLayout
     /// <summary>The socket's default place, in the data directory.</summary>
     public const string DefaultSocketFile = "eventfilterd.sock";
 
+    /// <summary>The <see cref="ControlLogFormat"/> record of creates and drops not yet applied to <see cref="FiltersDirectory"/>.</summary>
+    public const string ControlLogFile = "control.log";
+
     /// <summary>One directory per filter in here, named by <see cref="KeyNames"/>.</summary>
     public const string FiltersDirectory = "filters";
 

@@ -22,7 +22,7 @@ internal sealed partial class NamedFilter
     /// fsyncs the log, outside the lock: one fsync covers every add any connection wrote before it, so pipelined and
     /// concurrent adds share it (group commit). Throws ObjectDisposedException when the filter was deleted meanwhile.
     /// </summary>
-    public void SyncLog() => _log.Sync();
+    public void SyncLog() => _log?.Sync();
 
     /// <summary>
     /// Log bytes a tick lets pile up past the layers' checkpoint (8,192 items) before it checkpoints them again. The log
@@ -45,15 +45,18 @@ internal sealed partial class NamedFilter
         {
             long position;
             FilterLayer[] layers;
+            DigestLog log;
             lock (_gate)
             {
-                if (_closed)
+                // A pending filter has nothing to sync: the store's tick materializes it first (FilterStore.SyncDirectories).
+                if (_closed || _log is null)
                 {
                     return;
                 }
 
+                log = _log;
                 WriteLogLocked();
-                position = _log.EndPosition;
+                position = log.EndPosition;
                 bool layersDue = position - _checkpointed >= (final ? 1 : CheckpointEveryBytes);
                 if (position == _synced && _durable && !layersDue)
                 {
@@ -65,7 +68,7 @@ internal sealed partial class NamedFilter
             }
 
             // The log first: a checkpoint is never ahead of the log it is a position in.
-            _log.Sync();
+            log.Sync();
             _synced = position;
             if (!_durable)
             {
@@ -107,7 +110,7 @@ internal sealed partial class NamedFilter
     {
         if (_unwrittenCount > 0 && !_closed)
         {
-            _log.Append(_unwritten.AsSpan(0, _unwrittenCount));
+            _log!.Append(_unwritten.AsSpan(0, _unwrittenCount));
             _unwrittenCount = 0;
         }
     }

@@ -12,7 +12,10 @@ internal sealed partial class NamedFilter : IDisposable
 {
     private readonly Lock _gate = new();
     private readonly Lock _checkpointGate = new();
-    private readonly DigestLog _log;
+    // Null while the filter is pending: created under --log-sync periodic, recorded in the control log, and given its
+    // directory and log by its first add or the next sync tick, whichever comes first (Materialize).
+    private DigestLog? _log;
+    private readonly FilterParameters _parameters;
     private readonly string _directory;
     private readonly FilterObserver _observer;
     private readonly List<FilterLayer> _layers = [];
@@ -27,14 +30,15 @@ internal sealed partial class NamedFilter : IDisposable
     private bool _durable = true;
     private bool _closed;
 
-    private NamedFilter(string directory, DigestLog log, FilterObserver observer)
+    private NamedFilter(string directory, FilterParameters parameters, DigestLog? log, FilterObserver observer)
     {
         _directory = directory;
+        _parameters = parameters;
         _log = log;
         _observer = observer;
     }
 
-    public FilterParameters Parameters => _log.Parameters;
+    public FilterParameters Parameters => _parameters;
 
     public static string LogPath(string directory) => Path.Combine(directory, DataLayout.DigestLogFile);
 
@@ -45,24 +49,44 @@ internal sealed partial class NamedFilter : IDisposable
     /// </summary>
     public static NamedFilter Create(string directory, FilterParameters parameters, FilterObserver observer)
     {
-        Directory.CreateDirectory(directory);
-        DigestLog log = DigestLog.Create(LogPath(directory), parameters);
-        return new NamedFilter(directory, log, observer) { _synced = log.EndPosition, _checkpointed = log.EndPosition, _durable = false };
+        var filter = CreatePending(directory, parameters, observer);
+        filter.Materialize();
+        return filter;
     }
+
+    /// <summary>
+    /// A filter with no files yet, whose create the caller recorded in the control log: <see cref="Materialize"/> makes
+    /// its directory and log. Until then it has no items, so it answers every lookup "not there".
+    /// </summary>
+    public static NamedFilter CreatePending(string directory, FilterParameters parameters, FilterObserver observer) =>
+        new(directory, parameters, null, observer) { _durable = false };
+
+    /// <summary>Gives a pending filter its directory and log header (not durable: <see cref="Checkpoint"/> makes them so).</summary>
+    public void Materialize()
+    {
+        lock (_gate)
+        {
+            MaterializeLocked();
+        }
+    }
+
+    /// <summary>True once the filter has its directory (a pending filter has none, so a drop has nothing to rename).</summary>
+    public bool IsMaterialized { get { lock (_gate) { return _log is not null; } } }
 
     /// <summary>Opens the filter in <paramref name="directory"/>: its log, then every layer the log's items reach, each caught up.</summary>
     public static NamedFilter Open(string directory, FilterObserver observer)
     {
-        var filter = new NamedFilter(directory, DigestLog.Open(LogPath(directory)), observer);
+        DigestLog log = DigestLog.Open(LogPath(directory));
+        var filter = new NamedFilter(directory, log.Parameters, log, observer);
         try
         {
-            long records = filter._log.Records;
+            long records = log.Records;
             while (records > 0 && (filter._layers.Count == 0 || filter._layers[^1].Start + filter._layers[^1].Capacity < records))
             {
                 filter.OpenLayer(filter._layers.Count);
             }
 
-            filter._synced = filter._checkpointed = filter._log.EndPosition;
+            filter._synced = filter._checkpointed = log.EndPosition;
             return filter;
         }
         catch
@@ -75,7 +99,7 @@ internal sealed partial class NamedFilter : IDisposable
     /// <summary>Items BF.ADD answered 1 for (BF.CARD, "Number of items inserted").</summary>
     public long Count { get { lock (_gate) { return _closed ? 0 : Items; } } }
 
-    private long Items => _log.Records + _unwrittenCount;
+    private long Items => (_log?.Records ?? 0) + _unwrittenCount;
 
     public (long Capacity, long SizeBytes, int Layers, long Items) Describe()
     {
@@ -141,7 +165,9 @@ internal sealed partial class NamedFilter : IDisposable
 
                 if (_layers.Count == 0)
                 {
-                    OpenLayer(0); // the filter's first item: layer 0's file is made now (Create)
+                    // The filter's first item: its directory and log, if still pending, and layer 0's file are made now.
+                    MaterializeLocked();
+                    OpenLayer(0);
                 }
                 else if (Items >= _layers[^1].Start + _layers[^1].Capacity && (outcome = Grow()) != AddOutcome.Done)
                 {
@@ -165,7 +191,18 @@ internal sealed partial class NamedFilter : IDisposable
         }
 
         _layers.Clear();
-        _log.Dispose();
+        _log?.Dispose();
+    }
+
+    private void MaterializeLocked()
+    {
+        ObjectDisposedException.ThrowIf(_closed, this);
+        if (_log is null)
+        {
+            Directory.CreateDirectory(_directory);
+            _log = DigestLog.Create(LogPath(_directory), _parameters);
+            _synced = _checkpointed = _log.EndPosition;
+        }
     }
 
     private bool MightExistLocked(ulong digest)
@@ -204,6 +241,6 @@ internal sealed partial class NamedFilter : IDisposable
 
         // No fsync for a new layer file: the digest log rebuilds one that power loss left missing or torn, and a
         // checkpoint fsyncs whatever it vouches for (docs/daemon.md, "Durability").
-        _layers.Add(FilterLayer.Open(_directory, layer, _log, options with { SyncOnCreate = false }, _observer));
+        _layers.Add(FilterLayer.Open(_directory, layer, _log!, options with { SyncOnCreate = false }, _observer));
     }
 }

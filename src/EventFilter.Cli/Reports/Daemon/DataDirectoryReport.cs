@@ -10,7 +10,8 @@ namespace EventFilter.Cli.Reports.Daemon;
 /// </summary>
 /// <param name="DaemonListening">Whether a daemon answers on the directory's default socket: then the figures are a snapshot of live files.</param>
 /// <param name="Leftovers">Directories of an interrupted create or delete, which the next start removes.</param>
-internal sealed record DataDirectoryReport(string Path, bool DaemonListening, int FilterCount, IReadOnlyList<NamedFilterReport> Filters, IReadOnlyList<string> Leftovers)
+/// <param name="ControlLog">Creates and drops not yet applied to filters/ (a filter created since the last tick has no directory yet).</param>
+internal sealed record DataDirectoryReport(string Path, bool DaemonListening, int FilterCount, IReadOnlyList<NamedFilterReport> Filters, IReadOnlyList<string> Leftovers, ControlLogReport ControlLog)
 {
     /// <summary>True when <paramref name="path"/> looks like a daemon's data directory (--data).</summary>
     public static bool IsDataDirectory(string path) =>
@@ -37,7 +38,7 @@ internal sealed record DataDirectoryReport(string Path, bool DaemonListening, in
 
         filters.Sort((a, b) => string.CompareOrdinal(a.Name, b.Name));
         bool listening = await IsListeningAsync(System.IO.Path.Combine(path, DataLayout.DefaultSocketFile), cancel).ConfigureAwait(false);
-        return new DataDirectoryReport(path, listening, filters.Count, filters, leftovers);
+        return new DataDirectoryReport(path, listening, filters.Count, filters, leftovers, ControlLogReport.Read(path));
     }
 
     public void WriteText(TextWriter output)
@@ -49,6 +50,8 @@ internal sealed record DataDirectoryReport(string Path, bool DaemonListening, in
             output.WriteLine($"leftovers        {string.Join(", ", Leftovers)} (an interrupted create or delete: removed at the next start)");
         }
 
+        ControlLog.WriteText(output);
+
         foreach (NamedFilterReport filter in Filters)
         {
             output.WriteLine();
@@ -56,10 +59,16 @@ internal sealed record DataDirectoryReport(string Path, bool DaemonListening, in
         }
     }
 
-    /// <summary>Damaged digest log headers stop the daemon's start: an error each, and exit 2 (unwritten ones are only dropped). Layer checkpoints are judged as `inspect FILE` judges them.</summary>
+    /// <summary>Damaged digest log or control log headers stop the daemon's start: an error each, and exit 2 (unwritten ones are only dropped). Layer checkpoints are judged as `inspect FILE` judges them.</summary>
     public int Judge(TextWriter error)
     {
         int exitCode = ExitCodes.Success;
+        if (ControlLog.Status is ControlLogReport.Invalid)
+        {
+            error.WriteLine($"{CommandTree.ToolName}: error: {ControlLog.Problem}");
+            exitCode = ExitCodes.Failure;
+        }
+
         foreach (NamedFilterReport filter in Filters)
         {
             if (filter.DigestLog.Status is DigestLogReport.Invalid)

@@ -1,0 +1,123 @@
+using System.Buffers.Binary;
+using System.IO.Hashing;
+using System.Text;
+
+namespace EventFilter.Daemon.Filters;
+
+/// <summary>What a control-log record says happened to a filter's name.</summary>
+internal enum ControlAction : byte
+{
+    Create = 1,
+    Drop = 2,
+}
+
+/// <summary>One record of the control log: a create (with the filter's parameters) or a drop of the directory name.</summary>
+internal readonly record struct ControlRecord(ControlAction Action, string Name, FilterParameters Parameters);
+
+/// <summary>
+/// The bytes of <c>control.log</c> (docs/daemon.md, "Files"), all little-endian. A 16-byte header: "EFCONTRL", the
+/// epoch (uint32) and a CRC-32 of the 12 bytes before it. Then records: the name's length (uint16), the action (byte),
+/// the name (ASCII, a <see cref="KeyNames"/> directory name), for a create the 40-byte digest-log header its filter's
+/// log will start with (<see cref="DigestLogFormat"/>), and a CRC-32 of the epoch's 4 bytes followed by the record's
+/// bytes before the CRC. Mixing in the epoch makes a record left over from before the last reset fail its checksum, so
+/// reading stops there as it stops at a torn record. Compiled into eventfilter as well, for `inspect DIR`.
+/// </summary>
+internal static class ControlLogFormat
+{
+    public const int HeaderLength = 16;
+
+    /// <summary>The longest record: a create of the longest name.</summary>
+    public const int MaxRecordLength = 3 + KeyNames.MaxNameChars + DigestLogFormat.HeaderLength + sizeof(uint);
+
+    private static ReadOnlySpan<byte> Magic => "EFCONTRL"u8;
+
+    public static void WriteHeader(Span<byte> header, uint epoch)
+    {
+        Magic.CopyTo(header);
+        BinaryPrimitives.WriteUInt32LittleEndian(header[8..], epoch);
+        BinaryPrimitives.WriteUInt32LittleEndian(header[12..], Crc32.HashToUInt32(header[..12]));
+    }
+
+    /// <summary>False when <paramref name="header"/> is short, of another format, or fails its checksum.</summary>
+    public static bool TryReadHeader(ReadOnlySpan<byte> header, out uint epoch)
+    {
+        epoch = 0;
+        if (header.Length < HeaderLength || !header[..8].SequenceEqual(Magic)
+            || BinaryPrimitives.ReadUInt32LittleEndian(header[12..]) != Crc32.HashToUInt32(header[..12]))
+        {
+            return false;
+        }
+
+        epoch = BinaryPrimitives.ReadUInt32LittleEndian(header[8..]);
+        return true;
+    }
+
+    /// <summary>As <see cref="DigestLogFormat.IsUnwritten"/>: fewer bytes than a header, or a header of zeros, is a log never synced.</summary>
+    public static bool IsUnwritten(ReadOnlySpan<byte> firstBytes) =>
+        firstBytes.Length < HeaderLength || !firstBytes[..HeaderLength].ContainsAnyExcept((byte)0);
+
+    /// <summary>Writes <paramref name="record"/> for <paramref name="epoch"/> into <paramref name="destination"/>; returns its length.</summary>
+    public static int WriteRecord(Span<byte> destination, uint epoch, ControlRecord record)
+    {
+        int nameLength = record.Name.Length;
+        BinaryPrimitives.WriteUInt16LittleEndian(destination, (ushort)nameLength);
+        destination[2] = (byte)record.Action;
+        Encoding.ASCII.GetBytes(record.Name, destination[3..]);
+        int length = 3 + nameLength;
+        if (record.Action == ControlAction.Create)
+        {
+            DigestLogFormat.WriteHeader(destination[length..], record.Parameters);
+            length += DigestLogFormat.HeaderLength;
+        }
+
+        BinaryPrimitives.WriteUInt32LittleEndian(destination[length..], Checksum(epoch, destination[..length]));
+        return length + sizeof(uint);
+    }
+
+    /// <summary>
+    /// Reads the record at the start of <paramref name="source"/>; false at the end of the records: too few bytes, a
+    /// field out of range, or a checksum that fails (a torn append, or a record of an earlier epoch).
+    /// </summary>
+    public static bool TryReadRecord(ReadOnlySpan<byte> source, uint epoch, out ControlRecord record, out int length)
+    {
+        record = default;
+        length = 0;
+        if (source.Length < 3)
+        {
+            return false;
+        }
+
+        int nameLength = BinaryPrimitives.ReadUInt16LittleEndian(source);
+        var action = (ControlAction)source[2];
+        if (nameLength is 0 or > KeyNames.MaxNameChars || action is not (ControlAction.Create or ControlAction.Drop))
+        {
+            return false;
+        }
+
+        int body = 3 + nameLength + (action == ControlAction.Create ? DigestLogFormat.HeaderLength : 0);
+        if (source.Length < body + sizeof(uint) || BinaryPrimitives.ReadUInt32LittleEndian(source[body..]) != Checksum(epoch, source[..body]))
+        {
+            return false;
+        }
+
+        string name = Encoding.ASCII.GetString(source.Slice(3, nameLength));
+        FilterParameters parameters = default;
+        if (!KeyNames.TryParse(name, out _)
+            || (action == ControlAction.Create && !DigestLogFormat.TryReadHeader(source[(3 + nameLength)..body], out parameters)))
+        {
+            return false;
+        }
+
+        record = new ControlRecord(action, name, parameters);
+        length = body + sizeof(uint);
+        return true;
+    }
+
+    private static uint Checksum(uint epoch, ReadOnlySpan<byte> record)
+    {
+        Span<byte> bytes = stackalloc byte[sizeof(uint) + MaxRecordLength];
+        BinaryPrimitives.WriteUInt32LittleEndian(bytes, epoch);
+        record.CopyTo(bytes[sizeof(uint)..]);
+        return Crc32.HashToUInt32(bytes[..(sizeof(uint) + record.Length)]);
+    }
+}
