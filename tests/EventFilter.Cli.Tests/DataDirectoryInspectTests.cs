@@ -140,6 +140,7 @@ public sealed class DataDirectoryInspectTests
         using (DaemonProcess daemon = DaemonProcess.Start(directory.Path))
         {
             Assert.Equal(0, Client(daemon, "create", "fresh", "--capacity", "100").ExitCode);
+            Assert.Equal(0, Client(daemon, "add", "fresh", "x").ExitCode); // the first add makes a filter's files
             AddItems(daemon, "good", 5);
             Assert.Equal(0, daemon.Stop());
         }
@@ -183,7 +184,9 @@ public sealed class DataDirectoryInspectTests
 
         using DaemonProcess restarted = DaemonProcess.Start(directory.Path);
         Assert.Equal(500, Client(restarted, "info", "reserved", "--json").Json().GetProperty("capacity").GetInt64());
-        Assert.Equal("empty", CliRun.Of("inspect", directory.Path, "--json").Json().GetProperty("controlLog").GetProperty("status").GetString());
+        // Applied: the drop is gone, and the reserved filter, still without files, is carried in the control log.
+        JsonElement after = CliRun.Of("inspect", directory.Path, "--json").Json().GetProperty("controlLog");
+        Assert.StartsWith("create reserved", Assert.Single(after.GetProperty("changes").EnumerateArray()).GetString(), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -196,7 +199,7 @@ public sealed class DataDirectoryInspectTests
             Assert.Equal(0, daemon.Stop());
         }
 
-        string control = Path.Combine(directory.Path, "control.log");
+        string control = Path.Combine(directory.Path, "control-0.log");
         byte[] bytes = File.ReadAllBytes(control);
         bytes[3] ^= 0x01;
         File.WriteAllBytes(control, bytes);
@@ -204,7 +207,7 @@ public sealed class DataDirectoryInspectTests
         CliRun run = CliRun.Of("inspect", directory.Path, "--json");
 
         Assert.Equal(2, run.ExitCode);
-        Assert.Contains("control.log", Assert.Single(run.ErrorLines), StringComparison.Ordinal);
+        Assert.Contains("control-0.log", Assert.Single(run.ErrorLines), StringComparison.Ordinal);
         Assert.Equal("invalid", run.Json().GetProperty("controlLog").GetProperty("status").GetString());
         Assert.Equal("valid", run.Json().GetProperty("filters")[0].GetProperty("digestLog").GetProperty("status").GetString());
     }

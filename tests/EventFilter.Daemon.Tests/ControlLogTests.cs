@@ -6,9 +6,10 @@ namespace EventFilter.Daemon.Tests;
 
 /// <summary>
 /// The control log (docs/daemon.md, "Durability"): with --log-sync periodic a create or drop is one record and a new
-/// filter has no files until its first add or the next tick; the tick applies the records to filters/ and resets the
-/// log; a start replays what a crash left, the last record of each name winning; a torn record or one of an earlier
-/// epoch ends the records; a damaged header stops the start. In process, with the tick called by the test.
+/// filter has no files until its first add; a tick switches control files, carrying pending filters' creates over,
+/// and empties the file it left; a start replays what a crash left, the last record of each name winning; a torn
+/// record or one of an earlier epoch ends a file's records; a damaged header stops the start. In process, with the
+/// tick called by the test.
 /// </summary>
 public sealed class ControlLogTests
 {
@@ -39,23 +40,28 @@ public sealed class ControlLogTests
     }
 
     [Fact]
-    public void A_create_makes_no_file_until_its_first_add_or_the_tick_and_the_tick_resets_the_log()
+    public void A_create_makes_no_file_until_its_first_add_and_a_tick_carries_it_to_the_other_control_file()
     {
         using var directory = new TempDirectory();
         using FilterStore store = Open(directory.Path);
         NamedFilter empty = store.Create("empty"u8, Small)!;
         NamedFilter added = store.Create("added"u8, Small)!;
         Assert.Empty(Directory.GetDirectories(FiltersOf(directory.Path)));
-        Assert.True(new FileInfo(ControlLogOf(directory.Path)).Length > ControlLogFormat.HeaderLength);
+        Assert.Equal(["create empty", "create added"], Describe(ControlRecords(directory.Path)));
 
         Add(added, 42);
         Assert.True(File.Exists(Path.Combine(FilterPath(directory.Path, "added"), DataLayout.LayerFile(0))));
         Assert.False(Directory.Exists(FilterPath(directory.Path, "empty")));
 
         store.SyncDirectories();
-        Assert.True(empty.IsMaterialized);
-        Assert.True(File.Exists(Path.Combine(FilterPath(directory.Path, "empty"), DataLayout.DigestLogFile)));
-        Assert.Equal(ControlLogFormat.HeaderLength, new FileInfo(ControlLogOf(directory.Path)).Length);
+        Assert.False(empty.IsMaterialized);
+        Assert.False(Directory.Exists(FilterPath(directory.Path, "empty")));
+        Assert.Equal(["create empty"], Describe(ControlRecords(directory.Path))); // the file left is emptied
+
+        // A tick after nothing happened changes nothing: the carried create stays where it is, with no fsync.
+        string[] before = [.. DataLayout.ControlLogFiles.Select(file => Convert.ToHexString(File.ReadAllBytes(Path.Combine(directory.Path, file))))];
+        store.SyncDirectories();
+        Assert.Equal(before, DataLayout.ControlLogFiles.Select(file => Convert.ToHexString(File.ReadAllBytes(Path.Combine(directory.Path, file)))));
     }
 
     [Fact]
@@ -102,9 +108,9 @@ public sealed class ControlLogTests
             Assert.Equal(new FilterParameters(500, 0.001, 4, NonScaling: false), reopened.Find("pending"u8)!.Parameters);
             Assert.True(MightExist(reopened.Find("readded"u8)!, 3));
             Assert.False(MightExist(reopened.Find("readded"u8)!, 2), "the second incarnation does not inherit the first's items");
-            // Replayed durably: each filter has its directory, and the log is reset.
-            Assert.True(Directory.Exists(FilterPath(directory.Path + ".crashed", "pending")));
-            Assert.Equal(ControlLogFormat.HeaderLength, new FileInfo(ControlLogOf(directory.Path + ".crashed")).Length);
+            // After the replay, the pending filter is the control log's only record, carried to the active file.
+            Assert.False(Directory.Exists(FilterPath(directory.Path + ".crashed", "pending")));
+            Assert.Equal(["create pending"], Describe(ControlRecords(directory.Path + ".crashed")));
         }
         finally
         {
@@ -120,21 +126,18 @@ public sealed class ControlLogTests
         using (FilterStore store = Open(directory.Path))
         {
             Add(store.Create("kept"u8, Small)!, 1);
-            store.Create("unwritten"u8, Small);
+            Add(store.Create("unwritten"u8, Small)!, 2);
             store.SyncDirectories();
         }
 
         // As power loss could leave them: a drop recorded but its rename lost, and a create whose log header never
-        // reached the disk (the start drops such a directory) while its record did.
-        string control = ControlLogOf(directory.Path);
-        using (var log = new FileStream(control, FileMode.Open))
+        // reached the disk (the start drops such a directory) while its record did. Appended to the active file.
+        (string control, uint epoch) = ActiveControlFile(directory.Path);
+        byte[] record = new byte[2 * ControlLogFormat.MaxRecordLength];
+        int length = ControlLogFormat.WriteRecord(record, epoch, new ControlRecord(ControlAction.Drop, KeyNames.DirectoryName("kept"u8), default));
+        length += ControlLogFormat.WriteRecord(record.AsSpan(length), epoch, new ControlRecord(ControlAction.Create, KeyNames.DirectoryName("unwritten"u8), Small));
+        using (var log = new FileStream(control, FileMode.Append))
         {
-            byte[] header = new byte[ControlLogFormat.HeaderLength];
-            log.ReadExactly(header);
-            Assert.True(ControlLogFormat.TryReadHeader(header, out uint epoch));
-            byte[] record = new byte[2 * ControlLogFormat.MaxRecordLength];
-            int length = ControlLogFormat.WriteRecord(record, epoch, new ControlRecord(ControlAction.Drop, KeyNames.DirectoryName("kept"u8), default));
-            length += ControlLogFormat.WriteRecord(record.AsSpan(length), epoch, new ControlRecord(ControlAction.Create, KeyNames.DirectoryName("unwritten"u8), Small));
             log.Write(record, 0, length);
         }
 
@@ -155,16 +158,17 @@ public sealed class ControlLogTests
             Add(store.Create("kept"u8, Small)!, 1);
         }
 
-        byte[] bytes = File.ReadAllBytes(ControlLogOf(directory.Path));
+        string control = ActiveControlFile(directory.Path).Path;
+        byte[] bytes = File.ReadAllBytes(control);
         bytes[9] ^= 0x01;
-        File.WriteAllBytes(ControlLogOf(directory.Path), bytes);
+        File.WriteAllBytes(control, bytes);
         Directory.CreateDirectory(Path.Combine(FiltersOf(directory.Path), "x.1.deleted")); // a leftover the start would remove
 
         using var store2 = new FilterStore(directory.Path, LogSync.Periodic, new FilterObserver(), NullLogger.Instance);
         InvalidDataException error = Assert.Throws<InvalidDataException>(store2.Open);
-        Assert.Contains("control.log", error.Message, StringComparison.Ordinal);
+        Assert.Contains(Path.GetFileName(control), error.Message, StringComparison.Ordinal);
         Assert.True(Directory.Exists(Path.Combine(FiltersOf(directory.Path), "x.1.deleted")));
-        Assert.Equal(bytes, File.ReadAllBytes(ControlLogOf(directory.Path)));
+        Assert.Equal(bytes, File.ReadAllBytes(control));
     }
 
     [Fact]
@@ -176,10 +180,15 @@ public sealed class ControlLogTests
             Add(store.Create("kept"u8, Small)!, 1);
         }
 
-        File.WriteAllBytes(ControlLogOf(directory.Path), new byte[ControlLogFormat.HeaderLength + 10]);
+        foreach (string file in DataLayout.ControlLogFiles)
+        {
+            File.WriteAllBytes(Path.Combine(directory.Path, file), new byte[ControlLogFormat.HeaderLength + 10]);
+        }
+
         using FilterStore reopened = Open(directory.Path);
         Assert.True(MightExist(reopened.Find("kept"u8)!, 1));
-        Assert.True(ControlLogFormat.TryReadHeader(File.ReadAllBytes(ControlLogOf(directory.Path)), out _));
+        Assert.NotNull(reopened.Create("new"u8, Small));
+        Assert.Equal(["create new"], Describe(ControlRecords(directory.Path)));
     }
 
     private static FilterStore Open(string dataDirectory)
@@ -220,7 +229,38 @@ public sealed class ControlLogTests
 
     private static string FiltersOf(string dataDirectory) => Path.Combine(dataDirectory, DataLayout.FiltersDirectory);
 
-    private static string ControlLogOf(string dataDirectory) => Path.Combine(dataDirectory, DataLayout.ControlLogFile);
+    /// <summary>The records of both control files, the older epoch first, read as the report reads them.</summary>
+    private static List<ControlRecord> ControlRecords(string dataDirectory)
+    {
+        var files = new List<(uint Epoch, List<ControlRecord> Records)>();
+        foreach (string file in DataLayout.ControlLogFiles)
+        {
+            byte[] bytes = File.ReadAllBytes(Path.Combine(dataDirectory, file));
+            var records = new List<ControlRecord>();
+            uint epoch = 0;
+            if (!ControlLogFormat.IsUnwritten(bytes))
+            {
+                Assert.True(ControlLogFormat.TryReadHeader(bytes, out epoch));
+                for (int position = ControlLogFormat.HeaderLength; ControlLogFormat.TryReadRecord(bytes.AsSpan(position), epoch, out ControlRecord record, out int length); position += length)
+                {
+                    records.Add(record);
+                }
+            }
+
+            files.Add((epoch, records));
+        }
+
+        return [.. files.OrderBy(f => f.Epoch).SelectMany(f => f.Records)];
+    }
+
+    /// <summary>The file new records go to: the one with the higher epoch.</summary>
+    private static (string Path, uint Epoch) ActiveControlFile(string dataDirectory) => DataLayout.ControlLogFiles
+        .Select(file => Path.Combine(dataDirectory, file))
+        .Select(path => (path, ControlLogFormat.TryReadHeader(File.ReadAllBytes(path), out uint epoch) ? epoch : 0))
+        .MaxBy(file => file.Item2);
+
+    private static string[] Describe(IEnumerable<ControlRecord> records) =>
+        [.. records.Select(r => $"{r.Action.ToString().ToLowerInvariant()} {System.Text.Encoding.UTF8.GetString(KeyNames.TryParse(r.Name, out byte[] key) ? key : [])}")];
 
     private static string FilterPath(string dataDirectory, string key) =>
         Path.Combine(FiltersOf(dataDirectory), KeyNames.DirectoryName(System.Text.Encoding.UTF8.GetBytes(key)));

@@ -12,8 +12,8 @@ internal static class DataLayout
     /// <summary>The socket's default place, in the data directory.</summary>
     public const string DefaultSocketFile = "eventfilterd.sock";
 
-    /// <summary>The <see cref="ControlLogFormat"/> record of creates and drops not yet applied to <see cref="FiltersDirectory"/>.</summary>
-    public const string ControlLogFile = "control.log";
+    /// <summary>The two <see cref="ControlLogFormat"/> files that take turns recording creates and drops (ControlLog).</summary>
+    public static readonly string[] ControlLogFiles = ["control-0.log", "control-1.log"];
 
     /// <summary>One directory per filter in here, named by <see cref="KeyNames"/>.</summary>
     public const string FiltersDirectory = "filters";

@@ -10,9 +10,9 @@ namespace EventFilter.Daemon.Filters;
 /// durable as --log-sync says. With <c>always</c>, before its reply: a create makes the filter's directory and log and
 /// fsyncs them, a delete renames the directory to ".deleted" and fsyncs <c>filters/</c>. With <c>periodic</c>, a create
 /// or delete is one record in the control log (<see cref="ControlLog"/>), and a new filter stays pending, with no
-/// files, until its first add or the next sync tick (<see cref="SyncDirectories"/>), which applies the records to
-/// <c>filters/</c> durably and resets the log. Deleted filters' files are removed at the next tick; start-up removes
-/// such leftovers, drops the directory of a create that never reached the disk, and replays the control log.
+/// files, until its first add; the next sync tick (<see cref="SyncDirectories"/>) makes what changed durable.
+/// Deleted filters' files are removed at the next tick; start-up removes such leftovers, drops the directory of a
+/// create that never reached the disk, and replays the control log.
 /// See docs/daemon.md, "Durability".
 /// </summary>
 internal sealed class FilterStore : IDisposable
@@ -23,8 +23,11 @@ internal sealed class FilterStore : IDisposable
     private readonly Lock _controlGate = new();
     private readonly Dictionary<string, NamedFilter> _filters = new(StringComparer.Ordinal);
     private readonly List<string> _deleted = [];
-    // Filters created since the last tick, whose directory and log are not yet durable (pending ones have none yet).
-    private readonly List<NamedFilter> _undurable = [];
+    // Filters whose directory and log are not yet durable: pending ones (no files; their create record is carried from
+    // control file to control file) and ones whose first add made their files since the last tick.
+    private readonly HashSet<NamedFilter> _undurable = [];
+    // Held by a tick across its fsyncs: ticks run one at a time, while creates and drops go on beside them.
+    private readonly Lock _tickGate = new();
     private readonly string _dataDirectory;
     private readonly string _root;
     private readonly LogSync _logSync;
@@ -33,6 +36,8 @@ internal sealed class FilterStore : IDisposable
     private ControlLog? _control;
     private long _deletions;
     private bool _rootChanged;
+    // Set when a pending filter's first add made its files: the next tick fsyncs them and filters/.
+    private volatile bool _filesMade;
 
     public FilterStore(string dataDirectory, LogSync logSync, FilterObserver observer, ILogger logger)
     {
@@ -53,9 +58,8 @@ internal sealed class FilterStore : IDisposable
     {
         Directory.CreateDirectory(_root);
         // First: a damaged control log stops the start before anything in filters/ is touched.
-        string controlPath = Path.Combine(_dataDirectory, DataLayout.ControlLogFile);
-        bool newControlLog = !File.Exists(controlPath);
-        _control = ControlLog.Open(controlPath, out List<ControlRecord> records);
+        bool newControlLog = DataLayout.ControlLogFiles.Any(file => !File.Exists(Path.Combine(_dataDirectory, file)));
+        _control = ControlLog.Open(_dataDirectory, out List<ControlRecord> records);
         if (newControlLog)
         {
             DurableDirectory.Sync(_dataDirectory);
@@ -171,49 +175,76 @@ internal sealed class FilterStore : IDisposable
     }
 
     /// <summary>
-    /// Once per sync tick, after every filter's checkpoint: gives each filter created since the last tick its files (if
-    /// no add did) and fsyncs them, fsyncs <c>filters/</c> if a directory came or went, resets the control log, whose
-    /// records are then all durable in <c>filters/</c>, and removes the files of deleted filters. Creates and deletes
-    /// wait for this (it holds the control lock), and only ticks that follow a create or delete have fsyncs to do.
+    /// Once per sync tick, after every filter's checkpoint, and at the end of a start: makes the creates and drops
+    /// recorded since the last tick durable, then removes deleted filters' files. Under the control lock only the
+    /// switch of control files (carrying pending filters' creates over); then, beside new creates and drops, each
+    /// filter whose first add made its files gets them fsynced, <c>filters/</c> is fsynced if a directory came or went,
+    /// the new control file is fsynced, and the one left is emptied: every record in it is now durable elsewhere.
+    /// A pending filter gets no files here: its create record, carried, is its durable form until its first add.
     /// </summary>
     public void SyncDirectories()
     {
-        string[] deleted;
-        lock (_controlGate)
+        lock (_tickGate)
         {
-            // Newest first, each removed once durable, so that a failure leaves the rest for the next tick.
-            for (int i = _undurable.Count - 1; i >= 0; i--)
+            NamedFilter[] made;
+            string[] deleted;
+            bool rootChanged;
+            lock (_controlGate)
             {
-                _undurable[i].Materialize();
-                _undurable[i].Checkpoint(final: false); // fsyncs its log and its directory
-                _undurable.RemoveAt(i);
-                _rootChanged = true;
+                // Nothing happened since the last tick: pending filters stay as they are, carried in the active file.
+                if (_control is null || (!_control.HasNewRecords && !_filesMade && _deleted.Count == 0 && !_rootChanged))
+                {
+                    return;
+                }
+
+                _filesMade = false;
+
+                made = [.. _undurable.Where(filter => filter.IsMaterialized)];
+                _undurable.ExceptWith(made);
+                _control.Switch(_undurable.Select(filter => new ControlRecord(ControlAction.Create, filter.Name, filter.Parameters)));
+                (rootChanged, _rootChanged) = (_rootChanged || made.Length > 0, false);
+                deleted = [.. _deleted];
+                _deleted.Clear();
             }
 
-            if (_rootChanged)
+            try
             {
-                DurableDirectory.Sync(_root);
-                _rootChanged = false;
+                foreach (NamedFilter filter in made)
+                {
+                    filter.Checkpoint(final: false); // fsyncs its log and, the first time, its directory
+                }
+
+                if (rootChanged)
+                {
+                    DurableDirectory.Sync(_root);
+                }
+
+                _control.SyncActive();
+                _control.ResetInactive();
+            }
+            catch
+            {
+                // Nothing is lost: what the file left recorded is still in memory, and the next tick carries or redoes it.
+                lock (_controlGate)
+                {
+                    _undurable.UnionWith(made.Where(filter => !filter.IsClosed));
+                    _deleted.AddRange(deleted);
+                    _rootChanged = true;
+                }
+
+                throw;
             }
 
-            if (_control?.HasRecords == true)
+            // Only now may a deleted filter's files go: the rename that hid them is durable. They take a while for a
+            // large filter, and nothing else refers to them.
+            foreach (string directory in deleted)
             {
-                _control.Reset();
+                Directory.Delete(directory, recursive: true);
             }
-
-            // Taken after the fsync: only the renames it covers may have their files removed.
-            deleted = [.. _deleted];
-            _deleted.Clear();
-        }
-
-        // A large filter's files take a while to go, and nothing else refers to them.
-        foreach (string directory in deleted)
-        {
-            Directory.Delete(directory, recursive: true);
         }
     }
 
-    /// <summary>A clean stop: pending creates given their files, a last checkpoint of every filter, then close.</summary>
+    /// <summary>A clean stop: the creates and drops made durable, a last checkpoint of every filter, then close.</summary>
     public void Dispose()
     {
         if (_control is null)
@@ -253,7 +284,7 @@ internal sealed class FilterStore : IDisposable
         {
             // One write, and no inode allocated on the request path: the filter's files come with its first add or the tick.
             _control!.Append(new ControlRecord(ControlAction.Create, name, parameters));
-            NamedFilter pending = NamedFilter.CreatePending(directory, parameters, _observer);
+            NamedFilter pending = NamedFilter.CreatePending(directory, parameters, _observer, FilesMade);
             _undurable.Add(pending);
             lock (_gate)
             {
@@ -349,12 +380,14 @@ internal sealed class FilterStore : IDisposable
             }
             else if (!_filters.ContainsKey(record.Name))
             {
-                NamedFilter pending = NamedFilter.CreatePending(Path.Combine(_root, record.Name), record.Parameters, _observer);
+                NamedFilter pending = NamedFilter.CreatePending(Path.Combine(_root, record.Name), record.Parameters, _observer, FilesMade);
                 _filters[record.Name] = pending;
                 _undurable.Add(pending);
             }
         }
     }
+
+    private void FilesMade() => _filesMade = true;
 
     /// <summary>With --log-sync always, a create or delete changed <c>filters/</c>: fsync it before the reply.</summary>
     private void RootChanged()

@@ -18,6 +18,8 @@ internal sealed partial class NamedFilter : IDisposable
     private readonly FilterParameters _parameters;
     private readonly string _directory;
     private readonly FilterObserver _observer;
+    // Told when a pending filter's files are made (FilterStore: the next tick fsyncs them).
+    private readonly Action? _filesMade;
     private readonly List<FilterLayer> _layers = [];
     // Digests added but not yet written to the log: a batch of pipelined adds costs one write, made before any of
     // their replies is sent (WriteLog). Counted as items, so layer routing always follows log order.
@@ -30,13 +32,19 @@ internal sealed partial class NamedFilter : IDisposable
     private bool _durable = true;
     private bool _closed;
 
-    private NamedFilter(string directory, FilterParameters parameters, DigestLog? log, FilterObserver observer)
+    private NamedFilter(string directory, FilterParameters parameters, DigestLog? log, FilterObserver observer, Action? filesMade = null)
     {
         _directory = directory;
         _parameters = parameters;
         _log = log;
         _observer = observer;
+        _filesMade = filesMade;
     }
+
+    /// <summary>The filter's directory name (KeyNames).</summary>
+    public string Name => Path.GetFileName(_directory);
+
+    public bool IsClosed { get { lock (_gate) { return _closed; } } }
 
     public FilterParameters Parameters => _parameters;
 
@@ -58,8 +66,8 @@ internal sealed partial class NamedFilter : IDisposable
     /// A filter with no files yet, whose create the caller recorded in the control log: <see cref="Materialize"/> makes
     /// its directory and log. Until then it has no items, so it answers every lookup "not there".
     /// </summary>
-    public static NamedFilter CreatePending(string directory, FilterParameters parameters, FilterObserver observer) =>
-        new(directory, parameters, null, observer) { _durable = false };
+    public static NamedFilter CreatePending(string directory, FilterParameters parameters, FilterObserver observer, Action? filesMade = null) =>
+        new(directory, parameters, null, observer, filesMade) { _durable = false };
 
     /// <summary>Gives a pending filter its directory and log header (not durable: <see cref="Checkpoint"/> makes them so).</summary>
     public void Materialize()
@@ -202,6 +210,7 @@ internal sealed partial class NamedFilter : IDisposable
             Directory.CreateDirectory(_directory);
             _log = DigestLog.Create(LogPath(_directory), _parameters);
             _synced = _checkpointed = _log.EndPosition;
+            _filesMade?.Invoke();
         }
     }
 

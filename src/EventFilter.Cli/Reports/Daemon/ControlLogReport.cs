@@ -4,14 +4,14 @@ using EventFilter.Daemon.Filters;
 namespace EventFilter.Cli.Reports.Daemon;
 
 /// <summary>
-/// The data directory's control log: the creates and drops since the daemon's last sync tick, which its next tick or
-/// start applies to filters/ (a crash leaves them there). Read with a plain read shared with a running daemon. See
-/// docs/daemon.md, "Durability".
+/// The data directory's control log: the creates and drops the daemon recorded since its last sync tick, and the
+/// creates of filters that have no files yet (carried from tick to tick), in its two files, the older epoch first. A
+/// start applies them to filters/. Read with plain reads shared with a running daemon. See docs/daemon.md, "Durability".
 /// </summary>
 /// <param name="Status"><see cref="Empty"/>, <see cref="Pending"/> or <see cref="Invalid"/>.</param>
-/// <param name="Records">Readable records, up to the first torn one or one left from before the last reset.</param>
+/// <param name="Records">Readable records in both files, each file up to its first torn record or one left from before its last reset.</param>
 /// <param name="Changes">What each name's last record says: "create NAME (parameters)" or "drop NAME", as the next start applies it.</param>
-internal sealed record ControlLogReport(string Path, string Status, long Bytes, int Records, IReadOnlyList<string> Changes, string? Problem)
+internal sealed record ControlLogReport(string Status, int Records, IReadOnlyList<string> Changes, string? Problem)
 {
     public const string Empty = "empty";
     public const string Pending = "pending";
@@ -19,10 +19,56 @@ internal sealed record ControlLogReport(string Path, string Status, long Bytes, 
 
     public static ControlLogReport Read(string dataDirectory)
     {
-        string path = System.IO.Path.Combine(dataDirectory, DataLayout.ControlLogFile);
+        var files = new List<(uint Epoch, List<ControlRecord> Records)>();
+        foreach (string name in DataLayout.ControlLogFiles)
+        {
+            string path = System.IO.Path.Combine(dataDirectory, name);
+            if (!TryRead(path, out uint epoch, out List<ControlRecord> records))
+            {
+                return new ControlLogReport(Invalid, 0, [], $"the header of '{path}' is of another format or fails its checksum: eventfilterd will not start until it is restored or removed (removing it loses the creates and drops it holds)");
+            }
+
+            files.Add((epoch, records));
+        }
+
+        var last = new Dictionary<string, ControlRecord>(StringComparer.Ordinal);
+        int count = 0;
+        foreach ((_, List<ControlRecord> records) in files.OrderBy(file => file.Epoch))
+        {
+            foreach (ControlRecord record in records)
+            {
+                last[record.Name] = record;
+                count++;
+            }
+        }
+
+        List<string> changes = [.. last.Values.Select(Describe).Order(StringComparer.Ordinal)];
+        return new ControlLogReport(count == 0 ? Empty : Pending, count, changes, null);
+    }
+
+    public void WriteText(TextWriter output)
+    {
+        if (Status == Invalid)
+        {
+            output.WriteLine($"control log      INVALID: {Problem}");
+            return;
+        }
+
+        output.WriteLine($"control log      {(Records == 0 ? "no creates or drops pending" : $"{TextFormat.Count(Records)} records, applied to filters/ at the next start:")}");
+        foreach (string change in Changes)
+        {
+            output.WriteLine($"                 {change}");
+        }
+    }
+
+    /// <summary>One file's records; false when its header has non-zero bytes and fails its checksum. Missing or unwritten: none.</summary>
+    private static bool TryRead(string path, out uint epoch, out List<ControlRecord> records)
+    {
+        epoch = 0;
+        records = [];
         if (!File.Exists(path))
         {
-            return new ControlLogReport(path, Empty, 0, 0, [], null);
+            return true;
         }
 
         byte[] bytes;
@@ -34,41 +80,22 @@ internal sealed record ControlLogReport(string Path, string Status, long Bytes, 
 
         if (ControlLogFormat.IsUnwritten(bytes))
         {
-            return new ControlLogReport(path, Empty, bytes.Length, 0, [], null);
+            return true;
         }
 
-        if (!ControlLogFormat.TryReadHeader(bytes, out uint epoch))
+        if (!ControlLogFormat.TryReadHeader(bytes, out epoch))
         {
-            return new ControlLogReport(path, Invalid, bytes.Length, 0, [], $"the header of '{path}' is of another format or fails its checksum: eventfilterd will not start until it is restored or removed (removing it loses the creates and drops of the last sync interval)");
+            return false;
         }
 
-        var last = new Dictionary<string, ControlRecord>(StringComparer.Ordinal);
-        int records = 0;
         for (int position = ControlLogFormat.HeaderLength;
              ControlLogFormat.TryReadRecord(bytes.AsSpan(position), epoch, out ControlRecord record, out int length);
              position += length)
         {
-            last[record.Name] = record;
-            records++;
+            records.Add(record);
         }
 
-        List<string> changes = [.. last.Values.Select(Describe).Order(StringComparer.Ordinal)];
-        return new ControlLogReport(path, records == 0 ? Empty : Pending, bytes.Length, records, changes, null);
-    }
-
-    public void WriteText(TextWriter output)
-    {
-        if (Status == Invalid)
-        {
-            output.WriteLine($"control log      INVALID: {Problem}");
-            return;
-        }
-
-        output.WriteLine($"control log      {(Records == 0 ? "no creates or drops pending" : $"{TextFormat.Count(Records)} records, applied to filters/ at the next tick or start:")}");
-        foreach (string change in Changes)
-        {
-            output.WriteLine($"                 {change}");
-        }
+        return true;
     }
 
     private static string Describe(ControlRecord record)
