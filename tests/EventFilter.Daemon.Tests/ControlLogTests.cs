@@ -150,6 +150,28 @@ public sealed class ControlLogTests
     }
 
     [Fact]
+    public void A_start_with_log_sync_always_gives_pending_filters_their_files_and_leaves_no_record()
+    {
+        using var directory = new TempDirectory();
+        using (FilterStore store = Open(directory.Path))
+        {
+            store.Create("pending"u8, Small);
+        }
+
+        using (var always = new FilterStore(directory.Path, LogSync.Always, new FilterObserver(), NullLogger.Instance))
+        {
+            always.Open();
+            Assert.True(File.Exists(Path.Combine(FilterPath(directory.Path, "pending"), DataLayout.DigestLogFile)));
+            Assert.Empty(ControlRecords(directory.Path));
+            Assert.True(always.Delete("pending"u8));
+            Assert.Empty(ControlRecords(directory.Path)); // with always, a drop is the fsynced rename, not a record
+        }
+
+        using FilterStore reopened = Open(directory.Path);
+        Assert.Equal(0, reopened.Count);
+    }
+
+    [Fact]
     public void A_control_log_header_that_fails_its_checksum_stops_the_open_and_changes_nothing()
     {
         using var directory = new TempDirectory();

@@ -88,6 +88,16 @@ internal sealed class FilterStore : IDisposable
         }
 
         Replay(records);
+        if (_logSync == LogSync.Always)
+        {
+            // A start after a periodic run: with always there are no pending filters (and no control records), so
+            // each gets its files now, made durable by the tick below.
+            foreach (NamedFilter pending in _undurable)
+            {
+                pending.Materialize();
+            }
+        }
+
         SyncDirectories();
     }
 
@@ -333,8 +343,12 @@ internal sealed class FilterStore : IDisposable
             }
         }
 
-        // Recorded before anything changes: a failed write leaves the filter as it was.
-        _control?.Append(new ControlRecord(ControlAction.Drop, name, default));
+        if (_logSync == LogSync.Periodic)
+        {
+            // Recorded before anything changes: a failed write leaves the filter as it was.
+            _control!.Append(new ControlRecord(ControlAction.Drop, name, default));
+        }
+
         lock (_gate)
         {
             _filters.Remove(name);
