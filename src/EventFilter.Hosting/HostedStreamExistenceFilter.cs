@@ -39,11 +39,11 @@ internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilt
         _log = log;
         _positionSource = positionSource;
         _time = timeProvider;
-        _logger = (loggerFactory ?? NullLoggerFactory.Instance).CreateLogger(FilterMetrics.MeterName);
+        _logger = (loggerFactory ?? NullLoggerFactory.Instance).CreateLogger(Telemetry.Log.Category);
 
         // The metrics exist before the filter; until it does, the checkpoint gauges report nothing.
         _metrics = new FilterMetrics(meterFactory, () => _filter?.CheckpointPosition, () => _log.EndPosition);
-        _observer = new TelemetryObserver(_logger, _metrics);
+        _observer = new TelemetryObserver(_logger, _metrics.Files);
         _filter = new StreamExistenceFilter(_filterOptions, log, _observer);
     }
 

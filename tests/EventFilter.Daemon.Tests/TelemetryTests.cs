@@ -3,8 +3,11 @@ using System.Text;
 using EventFilter.Daemon.Protocol;
 using EventFilter.Daemon.Telemetry;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Diagnostics.Metrics.Testing;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
+using Microsoft.Extensions.Logging.Testing;
 using Microsoft.Extensions.Time.Testing;
 
 namespace EventFilter.Daemon.Tests;
@@ -43,24 +46,50 @@ public sealed class TelemetryTests
     }
 
     [Fact]
-    public void A_storage_failure_degrades_health_for_a_minute()
+    public async Task A_storage_failure_degrades_the_health_check_the_gauge_and_info_alike_for_a_minute()
     {
         var time = new FakeTimeProvider();
-        var health = new DaemonHealth(time, NullLogger.Instance);
-        Assert.Equal(HealthStatus.Unhealthy, health.Status);
+        using ServiceProvider services = DaemonServices(time, new FakeLogCollector());
+        var health = services.GetRequiredService<DaemonHealth>();
+        var metrics = services.GetRequiredService<DaemonMetrics>();
+        using var gauge = new MetricCollector<int>(services.GetRequiredService<IMeterFactory>(), DaemonMetrics.MeterName, "eventfilterd.health");
 
+        // What HealthCheckService reports, after checking that the gauge and INFO's source say the same.
+        async Task<HealthStatus> Status()
+        {
+            HealthReportEntry entry = (await services.GetRequiredService<HealthCheckService>().CheckHealthAsync()).Entries[DaemonHealth.CheckName];
+            gauge.RecordObservableInstruments();
+            Assert.Equal((int)entry.Status, gauge.LastMeasurement?.Value);
+            Assert.Equal((health.Now.Status, health.Now.Description), (entry.Status, entry.Description));
+            return entry.Status;
+        }
+
+        Assert.Equal(HealthStatus.Unhealthy, await Status());
         health.SetListening(true);
-        Assert.Equal(HealthStatus.Healthy, health.Status);
+        Assert.Equal(HealthStatus.Healthy, await Status());
+        Assert.Equal(2, gauge.LastMeasurement?.Value); // the documented values: 0 unhealthy, 1 degraded, 2 healthy
 
-        health.Failed(DaemonMetrics.Operation.LogCommit);
-        Assert.Equal(HealthStatus.Degraded, health.Status);
+        metrics.Error(DaemonMetrics.Operation.LogCommit);
+        Assert.Equal(HealthStatus.Degraded, await Status());
+        Assert.StartsWith("log-commit failed at ", health.Now.Description, StringComparison.Ordinal);
 
-        time.Advance(DaemonHealth.DegradedFor);
-        Assert.Equal(HealthStatus.Healthy, health.Status);
+        time.Advance(DaemonHealth.DegradedFor - TimeSpan.FromTicks(1));
+        Assert.Equal(HealthStatus.Degraded, await Status());
+        time.Advance(TimeSpan.FromTicks(1));
+        Assert.Equal(HealthStatus.Healthy, await Status());
 
         health.SetListening(false);
-        Assert.Equal(HealthStatus.Unhealthy, health.Status);
+        Assert.Equal(HealthStatus.Unhealthy, await Status());
     }
+
+    /// <summary>The services Program.cs registers for telemetry, on a fake clock and a fake log.</summary>
+    internal static ServiceProvider DaemonServices(TimeProvider time, FakeLogCollector logs) => new ServiceCollection()
+        .AddLogging(logging => logging.SetMinimumLevel(LogLevel.Debug).AddProvider(new FakeLoggerProvider(logs)))
+        .AddMetrics()
+        .AddSingleton(time)
+        .AddSingleton(provider => provider.GetRequiredService<ILoggerFactory>().CreateLogger("EventFilter.Daemon"))
+        .AddDaemonTelemetry()
+        .BuildServiceProvider();
 
     private static CommandArguments Parse(string command)
     {

@@ -1,4 +1,5 @@
 using System.Text;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
 
 namespace EventFilter.Daemon.Commands;
 
@@ -33,7 +34,7 @@ internal static class ServerCommands
 
     public static void Info(CommandContext context)
     {
-        (Telemetry.HealthStatus Status, string Reason) health = context.Health.Now;
+        HealthCheckResult health = context.Health.Now;
         var text = new StringBuilder()
             .Append("# Server\r\n")
             .Append("redis_version:").Append(RedisVersion).Append("\r\n")
@@ -42,7 +43,7 @@ internal static class ServerCommands
             .Append("log_sync:").Append(context.Options.LogSync.ToString().ToLowerInvariant()).Append("\r\n")
             .Append("\r\n# Health\r\n")
             .Append("health:").Append(health.Status.ToString().ToLowerInvariant()).Append("\r\n")
-            .Append("health_reason:").Append(health.Reason).Append("\r\n")
+            .Append("health_reason:").Append(health.Description).Append("\r\n")
             .Append("\r\n# Keyspace\r\n")
             .Append("filters:").Append(context.Store.Count).Append("\r\n");
         context.Reply.VerbatimText(text.ToString());

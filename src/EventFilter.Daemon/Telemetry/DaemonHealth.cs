@@ -1,26 +1,20 @@
+using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Logging;
 
 namespace EventFilter.Daemon.Telemetry;
 
-/// <summary>eventfilterd's health, as the <c>eventfilterd.health</c> gauge reports it.</summary>
-internal enum HealthStatus
-{
-    /// <summary>Not listening: starting, stopping, or the socket failed.</summary>
-    Unhealthy = 0,
-
-    /// <summary>Listening, but a storage operation (a checkpoint, a digest-log write, a layer) failed in the last minute.</summary>
-    Degraded = 1,
-
-    Healthy = 2,
-}
-
 /// <summary>
-/// Whether the daemon is serving and whether its storage has failed lately. Every change is logged (HealthChanged,
-/// checked at each checkpoint tick and when listening starts or stops) and the status is a gauge, so an operator sees
-/// it in the log and in any metrics pipeline. See docs/daemon.md, "Telemetry".
+/// Whether the daemon is serving and whether its storage has failed lately: Unhealthy while not listening (starting,
+/// stopping), Degraded for <see cref="DegradedFor"/> after a failure counted in eventfilterd.errors, Healthy otherwise.
+/// One evaluation answers everyone: the registered health check (HealthCheckService), INFO, the eventfilterd.health
+/// gauge, and the HealthChanged line logged on each change (checked at each sync tick and when listening starts or
+/// stops). See docs/daemon.md, "Telemetry".
 /// </summary>
-internal sealed class DaemonHealth(TimeProvider time, ILogger logger)
+internal sealed class DaemonHealth(TimeProvider time, ILogger logger) : IHealthCheck
 {
+    /// <summary>The check's name in a health report.</summary>
+    public const string CheckName = "eventfilterd";
+
     /// <summary>How long one failure keeps the daemon degraded: a failing disk fails again within it, a blip does not.</summary>
     public static readonly TimeSpan DegradedFor = TimeSpan.FromMinutes(1);
 
@@ -30,10 +24,11 @@ internal sealed class DaemonHealth(TimeProvider time, ILogger logger)
     private string _lastFailureOperation = "";
     private HealthStatus? _reported;
 
-    public HealthStatus Status => Evaluate().Status;
+    /// <summary>The status with its reason in words (the description), as INFO and the health check show them.</summary>
+    public HealthCheckResult Now => Evaluate();
 
-    /// <summary>The status with its reason in words, as INFO shows them.</summary>
-    public (HealthStatus Status, string Reason) Now => Evaluate();
+    public Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default) =>
+        Task.FromResult(Evaluate());
 
     public void SetListening(bool listening)
     {
@@ -57,32 +52,32 @@ internal sealed class DaemonHealth(TimeProvider time, ILogger logger)
     /// <summary>Logs the status when it differs from the one last logged.</summary>
     public void Report()
     {
-        (HealthStatus status, string reason) = Evaluate();
+        HealthCheckResult now = Evaluate();
         lock (_gate)
         {
-            if (_reported == status)
+            if (_reported == now.Status)
             {
                 return;
             }
 
-            _reported = status;
+            _reported = now.Status;
         }
 
-        Log.HealthChanged(logger, status.ToString(), reason);
+        Log.HealthChanged(logger, now.Status.ToString(), now.Description!);
     }
 
-    private (HealthStatus Status, string Reason) Evaluate()
+    private HealthCheckResult Evaluate()
     {
         lock (_gate)
         {
             if (!_listening)
             {
-                return (HealthStatus.Unhealthy, "not listening");
+                return HealthCheckResult.Unhealthy("not listening");
             }
 
             return time.GetUtcNow() - _lastFailure < DegradedFor
-                ? (HealthStatus.Degraded, $"{_lastFailureOperation} failed at {_lastFailure:O}")
-                : (HealthStatus.Healthy, "listening, no storage failure in the last minute");
+                ? HealthCheckResult.Degraded($"{_lastFailureOperation} failed at {_lastFailure:O}")
+                : HealthCheckResult.Healthy("listening, no storage failure in the last minute");
         }
     }
 }

@@ -33,7 +33,7 @@ internal sealed class DaemonMetrics
         _refused = meter.CreateCounter<long>("eventfilterd.connections.refused", "{connection}", "Connections refused because --max-clients were open.");
         _errors = meter.CreateCounter<long>("eventfilterd.errors", "{error}", "Failures, tagged eventfilterd.operation.");
         meter.CreateObservableUpDownCounter("eventfilterd.connections.open", () => Volatile.Read(ref _open), "{connection}", "Client connections open now.");
-        meter.CreateObservableGauge("eventfilterd.health", () => (int)health.Status, "1", "0 unhealthy, 1 degraded, 2 healthy.");
+        meter.CreateObservableGauge("eventfilterd.health", () => (int)health.Now.Status, "1", "0 unhealthy, 1 degraded, 2 healthy.");
     }
 
     /// <summary>Adds the gauges read off the filters; called once they are open (the store reports its layers through us).</summary>
@@ -51,7 +51,6 @@ internal sealed class DaemonMetrics
         public const string Storage = "storage";
         public const string Connection = "connection";
         public const string Verify = "verify";
-        public const string CatchUp = "catch-up";
     }
 
     public void Ran(long commands, long added, long looked)

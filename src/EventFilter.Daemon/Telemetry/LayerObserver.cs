@@ -1,43 +1,38 @@
-using EventFilter.Durability;
+using System.Diagnostics.Metrics;
+using EventFilter.Hosting.Telemetry;
 using EventFilter.Integrity;
 using Microsoft.Extensions.Logging;
+using HostingLog = EventFilter.Hosting.Telemetry.Log;
 
 namespace EventFilter.Daemon.Telemetry;
 
 /// <summary>
-/// What the core reports about each layer file, as log lines. Opening is Debug: every BF.RESERVE creates a layer, and
-/// a line per create would drown the rest. Damage, rebuilds and failures are warnings or errors, and count as errors
-/// in the metrics.
+/// What the core reports about each layer file, through EventFilter.Hosting's observer: the same log lines (category
+/// EventFilter, the same event ids and EventNames) and the same instruments (meter EventFilter) as a hosted filter.
+/// Opening and creating are Debug here, since a filter's first add and each layer its chain grows create a file. On
+/// top, damage counts in eventfilterd.errors as <c>verify</c>, which degrades the daemon's health for a minute
+/// (docs/daemon.md, "Telemetry").
 /// </summary>
-internal sealed class LayerObserver(ILogger logger, DaemonMetrics metrics) : FilterObserver
+internal sealed class LayerObserver(ILoggerFactory loggerFactory, IMeterFactory meterFactory, DaemonMetrics metrics)
+    : TelemetryObserver(loggerFactory.CreateLogger(HostingLog.Category), new FilterFileMetrics(meterFactory.Create(FilterMetrics.MeterName)), LogLevel.Debug)
 {
     public override void Opened(string path, bool created, VerificationResult verification)
     {
-        Log.LayerOpened(logger, path, created ? "created" : "opened", verification.LinesChecked, verification.CorruptedLines);
+        base.Opened(path, created, verification);
         if (verification.MismatchedLines > 0)
         {
             metrics.Error(DaemonMetrics.Operation.Verify);
-            Log.LayerCorrupted(logger, path, verification.CorruptedLines, verification.RepairedLines);
         }
     }
 
     public override void RebuildStarted(string path, RebuildReason reason, string detail)
     {
+        base.RebuildStarted(path, reason, detail);
+
         // A missing layer file is a new layer (or a first start after a crash mid-create), not damage.
         if (reason != RebuildReason.Missing)
         {
             metrics.Error(DaemonMetrics.Operation.Verify);
-            Log.LayerRebuilding(logger, path, reason.ToString(), detail);
         }
-    }
-
-    public override void CheckpointIgnored(string path, string reason) => Log.LayerCheckpointUnusable(logger, path, "checkpoint ignored", reason);
-
-    public override void JournalDamaged(string path, string detail) => Log.LayerCheckpointUnusable(logger, path, "journal damaged", detail);
-
-    public override void BackgroundWorkFailed(string path, Exception error)
-    {
-        metrics.Error(DaemonMetrics.Operation.CatchUp);
-        Log.LayerFailed(logger, path, error);
     }
 }

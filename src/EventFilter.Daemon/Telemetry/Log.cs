@@ -27,20 +27,8 @@ internal static partial class Log
     [LoggerMessage(106, LogLevel.Error, "A connection failed unexpectedly; it is closed", EventName = "ConnectionFailed")]
     public static partial void ConnectionFailed(ILogger logger, Exception error);
 
-    [LoggerMessage(107, LogLevel.Debug, "Filter layer {Path} {Action} and verified: {LinesChecked} lines, {CorruptedLines} corrupted", EventName = "LayerOpened")]
-    public static partial void LayerOpened(ILogger logger, string path, string action, long linesChecked, long corruptedLines);
-
-    [LoggerMessage(108, LogLevel.Warning, "Filter layer {Path} has {CorruptedLines} corrupted lines; {RepairedLines} repaired now by setting them to all ones", EventName = "LayerCorrupted")]
-    public static partial void LayerCorrupted(ILogger logger, string path, long corruptedLines, long repairedLines);
-
-    [LoggerMessage(109, LogLevel.Warning, "Filter layer {Path} is being rebuilt from its digest log: {Reason} ({Detail})", EventName = "LayerRebuilding")]
-    public static partial void LayerRebuilding(ILogger logger, string path, string reason, string detail);
-
-    [LoggerMessage(110, LogLevel.Warning, "Filter layer {Path}: {Problem} ({Detail}); catching up from the digest log", EventName = "LayerCheckpointUnusable")]
-    public static partial void LayerCheckpointUnusable(ILogger logger, string path, string problem, string detail);
-
-    [LoggerMessage(111, LogLevel.Error, "Filter layer {Path}: catch-up from the digest log failed; it answers \"maybe\" until restart", EventName = "LayerFailed")]
-    public static partial void LayerFailed(ILogger logger, string path, Exception error);
+    // 107-111 were the layer files' lines; those are EventFilter.Hosting's now (category EventFilter, docs/telemetry.md),
+    // and the ids stay retired so that an old alert never matches a new meaning.
 
     [LoggerMessage(112, LogLevel.Information, "Health is now {Status}: {Reason}", EventName = "HealthChanged")]
     public static partial void HealthChanged(ILogger logger, string status, string reason);

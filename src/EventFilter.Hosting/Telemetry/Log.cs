@@ -3,16 +3,21 @@ using Microsoft.Extensions.Logging;
 namespace EventFilter.Hosting.Telemetry;
 
 /// <summary>
-/// Every line the hosted filter logs, under the category <c>EventFilter</c>. Event ids are stable: dashboards and
-/// alerts key on them (listed in docs/telemetry.md). Sources generated, so a disabled level costs one check.
+/// Every line the hosted filter logs, and eventfilterd of its layer files, under the category <c>EventFilter</c>. Event
+/// ids are stable: dashboards and alerts key on them (listed in docs/telemetry.md). Sources generated, so a disabled
+/// level costs one check.
 /// </summary>
 internal static partial class Log
 {
+    /// <summary>The category of every line here, in the hosted filter and in eventfilterd alike.</summary>
+    public const string Category = "EventFilter";
+
     [LoggerMessage(1, LogLevel.Information, "Stream-existence filter starting: {Path}, {SizeBytes} bytes, checkpoint every {CheckpointInterval} at {PositionSource}", EventName = "Starting")]
     public static partial void Starting(ILogger logger, string path, long sizeBytes, TimeSpan checkpointInterval, string positionSource);
 
-    [LoggerMessage(2, LogLevel.Information, "Stream-existence filter {Path} {Action} and verified: {LinesChecked} lines, {CorruptedLines} corrupted", EventName = "Opened")]
-    public static partial void Opened(ILogger logger, string path, string action, long linesChecked, long corruptedLines);
+    // Information in the hosted filter; eventfilterd logs it at Debug (TelemetryObserver's openedLevel).
+    [LoggerMessage(EventId = 2, Message = "Stream-existence filter {Path} {Action} and verified: {LinesChecked} lines, {CorruptedLines} corrupted", EventName = "Opened")]
+    public static partial void Opened(ILogger logger, LogLevel level, string path, string action, long linesChecked, long corruptedLines);
 
     [LoggerMessage(3, LogLevel.Warning, "Stream-existence filter {Path} has {CorruptedLines} corrupted lines ({CorruptedFraction:P3}; rebuilt above {Threshold:P1}); {RepairedLines} repaired now by setting them to all ones; first bad lines: {FirstBadLines}", EventName = "CorruptedLines")]
     public static partial void CorruptedLines(ILogger logger, string path, long corruptedLines, double corruptedFraction, double threshold, long repairedLines, string firstBadLines);
@@ -20,8 +25,9 @@ internal static partial class Log
     [LoggerMessage(EventId = 4, Message = "Stream-existence filter {Path} is being rebuilt from the log: {Reason} ({Detail})", EventName = "RebuildStarted")]
     public static partial void RebuildStarted(ILogger logger, LogLevel level, string path, string reason, string detail);
 
-    [LoggerMessage(19, LogLevel.Information, "Stream-existence filter {Path} does not exist yet: creating it and filling it from the log", EventName = "Creating")]
-    public static partial void Creating(ILogger logger, string path);
+    // At the level of Opened, which follows it.
+    [LoggerMessage(EventId = 19, Message = "Stream-existence filter {Path} does not exist yet: creating it and filling it from the log", EventName = "Creating")]
+    public static partial void Creating(ILogger logger, LogLevel level, string path);
 
     [LoggerMessage(5, LogLevel.Information, "Stream-existence filter {Path} is being resized from {FromSizeBytes} to {ToSizeBytes} bytes; the old file serves until the new one has caught up", EventName = "ResizeStarted")]
     public static partial void ResizeStarted(ILogger logger, string path, long fromSizeBytes, long toSizeBytes);

@@ -7,9 +7,16 @@ namespace EventFilter.Hosting.Telemetry;
 
 /// <summary>
 /// Turns each thing the core reports into a log line and metrics, and keeps the latest verification and
-/// catch-up progress for the health check.
+/// catch-up progress for the health check. Not sealed: eventfilterd reports its layer files through it and adds its
+/// own error counts on top (src/EventFilter.Daemon/Telemetry/LayerObserver.cs).
 /// </summary>
-internal sealed class TelemetryObserver(ILogger logger, FilterMetrics metrics) : FilterObserver
+/// <param name="logger">A logger of the category <see cref="Log.Category"/>.</param>
+/// <param name="metrics">The instruments of filter files.</param>
+/// <param name="openedLevel">
+/// The level of Opened and Creating: Information for one hosted filter; a host that creates files on request (eventfilterd,
+/// a layer file per filter's first add) passes Debug so that they do not drown the rest.
+/// </param>
+internal class TelemetryObserver(ILogger logger, FilterFileMetrics metrics, LogLevel openedLevel = LogLevel.Information) : FilterObserver
 {
     private volatile VerificationResult? _verification;
     private volatile CatchUpProgress? _progress;
@@ -28,7 +35,7 @@ internal sealed class TelemetryObserver(ILogger logger, FilterMetrics metrics) :
     {
         _verification = verification;
         metrics.RecordVerification(verification);
-        Log.Opened(logger, path, created ? "created" : "opened", verification.LinesChecked, verification.CorruptedLines);
+        Log.Opened(logger, openedLevel, path, created ? "created" : "opened", verification.LinesChecked, verification.CorruptedLines);
         // Only damage found now is worth a warning, with its line numbers. All-ones lines that an earlier start repaired
         // are safe and already written back: warning about them at every start, with no line to name, was noise
         // (issue 15). They are still in the count above and in the statistics.
@@ -46,7 +53,7 @@ internal sealed class TelemetryObserver(ILogger logger, FilterMetrics metrics) :
         // A missing file is usually the first start, not a problem: say so in words a new operator expects.
         if (reason == RebuildReason.Missing)
         {
-            Log.Creating(logger, path);
+            Log.Creating(logger, openedLevel, path);
             return;
         }
 

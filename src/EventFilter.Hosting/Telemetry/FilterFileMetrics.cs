@@ -1,0 +1,91 @@
+using System.Diagnostics.Metrics;
+using EventFilter.Durability;
+using EventFilter.Integrity;
+
+namespace EventFilter.Hosting.Telemetry;
+
+/// <summary>
+/// The instruments of what happens to filter files (checkpoints, folds, verification, rebuilds, resizes, truncations,
+/// catch-up, failures), which <see cref="TelemetryObserver"/> records; listed in docs/telemetry.md. Apart from
+/// <see cref="FilterMetrics"/>'s instruments of one hosted filter, so that eventfilterd, whose many filters' layer
+/// files report through the same observer, exports these under the same names and nothing that describes one filter.
+/// </summary>
+internal sealed class FilterFileMetrics
+{
+    private readonly Counter<long> _checkpoints;
+    private readonly Histogram<double> _flushDuration;
+    private readonly Counter<long> _flushBytes;
+    private readonly Counter<long> _foldBytes;
+    private readonly Histogram<double> _foldDuration;
+    private readonly Counter<long> _corruptedLines;
+    private readonly Counter<long> _repairedLines;
+    private readonly Counter<long> _rebuilds;
+    private readonly Counter<long> _resizes;
+    private readonly Counter<long> _ignoredCheckpoints;
+    private readonly Counter<long> _truncations;
+    private readonly Counter<long> _catchUpRecords;
+    private readonly Counter<long> _errors;
+    private volatile CatchUpProgress? _catchUp;
+
+    /// <summary>Creates the instruments on <paramref name="meter"/>, the caller's <c>EventFilter</c> meter (it disposes it).</summary>
+    public FilterFileMetrics(Meter meter)
+    {
+        meter.CreateObservableGauge("eventfilter.catch_up.progress", () => Observe(_catchUp?.Percent / 100), "1", "Share of the log the current or last catch-up has read, 0 to 1.");
+        _checkpoints = meter.CreateCounter<long>("eventfilter.checkpoints", "{checkpoint}", "Checkpoints made durable.");
+        _flushDuration = meter.CreateHistogram<double>("eventfilter.flush.duration", "s", "Wall time of each checkpoint's flush (journal append plus fsync).");
+        _flushBytes = meter.CreateCounter<long>("eventfilter.flush.bytes", "By", "Bytes of device blocks written by checkpoint flushes (journal appends, or changed blocks written in place).");
+        _foldBytes = meter.CreateCounter<long>("eventfilter.fold.bytes", "By", "Bytes of filter-file blocks written by folds of the journal.");
+        _foldDuration = meter.CreateHistogram<double>("eventfilter.fold.duration", "s", "Wall time of each fold of the journal into the filter file.");
+        _corruptedLines = meter.CreateCounter<long>("eventfilter.lines.corrupted", "{line}", "Corrupted lines found by verification on open (mismatched checksums plus all-ones lines).");
+        _repairedLines = meter.CreateCounter<long>("eventfilter.lines.repaired", "{line}", "Lines that verification set to all ones and wrote back.");
+        _rebuilds = meter.CreateCounter<long>("eventfilter.rebuilds", "{rebuild}", "Filter files rebuilt from the log, tagged eventfilter.rebuild.reason.");
+        _resizes = meter.CreateCounter<long>("eventfilter.resizes", "{resize}", "Resizes (the configured size differs from the file's), tagged eventfilter.resize.stage = started or completed.");
+        _ignoredCheckpoints = meter.CreateCounter<long>("eventfilter.checkpoints.ignored", "{checkpoint}", "Checkpoints found unusable on open (missing, invalid or stale), each costing a catch-up from the log's start.");
+        _truncations = meter.CreateCounter<long>("eventfilter.truncations", "{truncation}", "Log truncations that moved the checkpoint back.");
+        _catchUpRecords = meter.CreateCounter<long>("eventfilter.catch_up.records", "{record}", "Log records read and added by catch-up.");
+        _errors = meter.CreateCounter<long>("eventfilter.errors", "{error}", "Failures, tagged eventfilter.operation = open, catch-up or checkpoint.");
+    }
+
+    public void RecordCheckpoint(FlushResult flush)
+    {
+        _checkpoints.Add(1);
+        _flushDuration.Record(flush.Duration.TotalSeconds);
+        _flushBytes.Add(flush.BytesFlushed);
+    }
+
+    public void RecordFold(FlushResult fold)
+    {
+        _foldBytes.Add(fold.BytesFlushed);
+        _foldDuration.Record(fold.Duration.TotalSeconds);
+    }
+
+    public void RecordVerification(VerificationResult verification)
+    {
+        _corruptedLines.Add(verification.CorruptedLines);
+        _repairedLines.Add(verification.RepairedLines);
+    }
+
+    public void RecordRebuild(RebuildReason reason) =>
+        _rebuilds.Add(1, new KeyValuePair<string, object?>("eventfilter.rebuild.reason", TagValues.Of(reason)));
+
+    public void RecordResize(string stage) => _resizes.Add(1, new KeyValuePair<string, object?>("eventfilter.resize.stage", stage));
+
+    public void RecordIgnoredCheckpoint() => _ignoredCheckpoints.Add(1);
+
+    public void RecordTruncation() => _truncations.Add(1);
+
+    public void RecordError(string operation) => _errors.Add(1, new KeyValuePair<string, object?>("eventfilter.operation", operation));
+
+    /// <summary>Progress reports carry a running total per catch-up; the counter gets the difference.</summary>
+    public void RecordCatchUp(CatchUpProgress progress)
+    {
+        CatchUpProgress? previous = _catchUp;
+        bool sameRun = previous is not null && previous.Path == progress.Path && previous.StartPosition == progress.StartPosition && previous.Records <= progress.Records;
+        _catchUpRecords.Add(progress.Records - (sameRun ? previous!.Records : 0));
+        _catchUp = progress;
+    }
+
+    /// <summary>One measurement of a value that is known, none of one that is not (yet).</summary>
+    internal static IEnumerable<Measurement<T>> Observe<T>(T? value)
+        where T : struct => value is { } v ? [new Measurement<T>(v)] : [];
+}
