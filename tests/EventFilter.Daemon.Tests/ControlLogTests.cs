@@ -120,6 +120,42 @@ public sealed class ControlLogTests
     }
 
     [Fact]
+    public void Records_past_the_mapped_space_grow_the_file_and_survive_a_crash_and_a_tick_clears_them()
+    {
+        using var directory = new TempDirectory();
+        string crashed = directory.Path + ".crashed";
+        const int Filters = 600; // names of 120 bytes: about 290 bytes a record, 170 KiB in all, past the first 64 KiB
+        try
+        {
+            using (FilterStore store = Open(directory.Path))
+            {
+                for (int i = 0; i < Filters; i++)
+                {
+                    store.Create(LongKey(i), Small);
+                }
+
+                Assert.True(store.Delete(LongKey(0)));
+                CopyDirectory(directory.Path, crashed);
+            }
+
+            using FilterStore reopened = Open(crashed);
+            Assert.Equal(Filters - 1, reopened.Count);
+            Assert.Null(reopened.Find(LongKey(0)));
+            Assert.NotNull(reopened.Find(LongKey(Filters - 1)));
+            Assert.True(reopened.Delete(LongKey(1)));
+            reopened.SyncDirectories(); // carries the 598 pending creates into one file and clears the other
+            Assert.Equal(Filters - 2, ControlRecords(crashed).Count);
+        }
+        finally
+        {
+            if (Directory.Exists(crashed))
+            {
+                Directory.Delete(crashed, recursive: true);
+            }
+        }
+    }
+
+    [Fact]
     public void A_drop_record_removes_a_directory_a_crash_left_and_a_create_record_brings_back_an_unwritten_one()
     {
         using var directory = new TempDirectory();
@@ -136,8 +172,9 @@ public sealed class ControlLogTests
         byte[] record = new byte[2 * ControlLogFormat.MaxRecordLength];
         int length = ControlLogFormat.WriteRecord(record, epoch, new ControlRecord(ControlAction.Drop, KeyNames.DirectoryName("kept"u8), default));
         length += ControlLogFormat.WriteRecord(record.AsSpan(length), epoch, new ControlRecord(ControlAction.Create, KeyNames.DirectoryName("unwritten"u8), Small));
-        using (var log = new FileStream(control, FileMode.Append))
+        using (var log = new FileStream(control, FileMode.Open))
         {
+            log.Position = EndOfRecords(File.ReadAllBytes(control), epoch); // the zeros after the records end them
             log.Write(record, 0, length);
         }
 
@@ -213,6 +250,8 @@ public sealed class ControlLogTests
         Assert.Equal(["create new"], Describe(ControlRecords(directory.Path)));
     }
 
+    private static byte[] LongKey(int i) => System.Text.Encoding.ASCII.GetBytes(i.ToString("D120", System.Globalization.CultureInfo.InvariantCulture));
+
     private static FilterStore Open(string dataDirectory)
     {
         var store = new FilterStore(dataDirectory, LogSync.Periodic, new FilterObserver(), NullLogger.Instance);
@@ -273,6 +312,17 @@ public sealed class ControlLogTests
         }
 
         return [.. files.OrderBy(f => f.Epoch).SelectMany(f => f.Records)];
+    }
+
+    private static int EndOfRecords(byte[] bytes, uint epoch)
+    {
+        int position = ControlLogFormat.HeaderLength;
+        while (ControlLogFormat.TryReadRecord(bytes.AsSpan(position), epoch, out _, out int length))
+        {
+            position += length;
+        }
+
+        return position;
     }
 
     /// <summary>The file new records go to: the one with the higher epoch.</summary>

@@ -1,13 +1,14 @@
+using System.IO.MemoryMappedFiles;
 using Microsoft.Win32.SafeHandles;
 
 namespace EventFilter.Daemon.Filters;
 
 /// <summary>
-/// With --log-sync periodic, the record of creates and drops: one small write per BF.RESERVE or DEL, where the filter's
+/// With --log-sync periodic, the record of creates and drops: one small record per BF.RESERVE or DEL, where the filter's
 /// directory and files would cost inode allocations on the request path. Two files take turns (DataLayout.ControlLogFiles):
 /// a sync tick makes the other one active (<see cref="Switch"/>), carrying over the creates of filters that still
 /// have no files, and once the records of the one it left are durable elsewhere, empties it (<see cref="ResetInactive"/>).
-/// So creates and drops never wait for the tick's fsyncs, and neither file grows past an interval's records. A start
+/// So creates and drops never wait for the tick's fsyncs, and neither file holds more than an interval's records and the carried creates. A start
 /// reads both, the older epoch first. The bytes are <see cref="ControlLogFormat"/>'s. See docs/daemon.md, "Durability".
 /// </summary>
 internal sealed class ControlLog : IDisposable
@@ -66,7 +67,7 @@ internal sealed class ControlLog : IDisposable
         return new ControlLog(files, newer, records.Count > 0);
     }
 
-    /// <summary>Appends one record to the active file with one write (the page cache has it from then on, so it survives SIGKILL); the caller serialises appends.</summary>
+    /// <summary>Appends one record to the active file, a copy into its mapping (the page cache has it from then on, so it survives SIGKILL); the caller serialises appends.</summary>
     public void Append(ControlRecord record) => _files[_active].Append(record);
 
     /// <summary>
@@ -106,17 +107,39 @@ internal sealed class ControlLog : IDisposable
         }
     }
 
-    /// <summary>One of the two files: its handle, its epoch and the end of its records.</summary>
-    private sealed class ControlFile(SafeFileHandle handle, uint epoch, long end) : IDisposable
+    /// <summary>
+    /// One of the two files, written through a shared mapping: an append is a copy into memory the page cache owns (no
+    /// system call, and a tick's fsync of the file does not hold it up), so from there it survives SIGKILL. The file is
+    /// filled with zeros ahead of the records, written for real so that a full disk fails a write here and not a store
+    /// into the mapping (SIGBUS); the first zero byte after the records ends them for a reader.
+    /// </summary>
+    private sealed class ControlFile : IDisposable
     {
+        private const int InitialCapacity = 64 * 1024;
+        private static readonly byte[] Zeros = new byte[InitialCapacity];
+
+        private readonly SafeFileHandle _handle;
+        private MemoryMappedFile _map;
+        private MemoryMappedViewAccessor _view;
+        private long _capacity;
+        private long _end;
         // The end of the records a switch carried over: appends beyond it are news for the next tick.
         private long _carriedEnd = ControlLogFormat.HeaderLength;
 
-        public uint Epoch { get; private set; } = epoch;
+        private ControlFile(SafeFileHandle handle, uint epoch, long end, long capacity)
+        {
+            _handle = handle;
+            Epoch = epoch;
+            _end = end;
+            _capacity = capacity;
+            (_map, _view) = Map(handle, capacity);
+        }
 
-        public bool HasNewRecords => end > _carriedEnd;
+        public uint Epoch { get; private set; }
 
-        public void MarkCarried() => _carriedEnd = end;
+        public bool HasNewRecords => _end > _carriedEnd;
+
+        public void MarkCarried() => _carriedEnd = _end;
 
         public static ControlFile Open(string path, out List<ControlRecord> records)
         {
@@ -132,24 +155,27 @@ internal sealed class ControlLog : IDisposable
                 }
 
                 ReadOnlySpan<byte> content = bytes.AsSpan(0, read);
-                if (ControlLogFormat.IsUnwritten(content))
+                uint epoch = 0;
+                int position = 0; // no header: the lowest epoch, given a header when it is switched to
+                if (!ControlLogFormat.IsUnwritten(content))
                 {
-                    return new ControlFile(handle, 0, 0); // no records, the lowest epoch: reset when it is switched to
+                    if (!ControlLogFormat.TryReadHeader(content, out epoch))
+                    {
+                        throw new InvalidDataException($"'{path}' is not a control log: its header is of another format or fails its checksum.");
+                    }
+
+                    position = ControlLogFormat.HeaderLength;
+                    while (ControlLogFormat.TryReadRecord(content[position..], epoch, out ControlRecord record, out int length))
+                    {
+                        records.Add(record);
+                        position += length;
+                    }
                 }
 
-                if (!ControlLogFormat.TryReadHeader(content, out uint epoch))
-                {
-                    throw new InvalidDataException($"'{path}' is not a control log: its header is of another format or fails its checksum.");
-                }
-
-                int position = ControlLogFormat.HeaderLength;
-                while (ControlLogFormat.TryReadRecord(content[position..], epoch, out ControlRecord record, out int length))
-                {
-                    records.Add(record);
-                    position += length;
-                }
-
-                return new ControlFile(handle, epoch, position);
+                // Zeros after the records: a file of an older build has none, and whatever follows a torn record goes.
+                long capacity = Math.Max(InitialCapacity, read);
+                ZeroFill(handle, position, capacity);
+                return new ControlFile(handle, epoch, position, capacity);
             }
             catch
             {
@@ -162,31 +188,80 @@ internal sealed class ControlLog : IDisposable
         {
             Span<byte> bytes = stackalloc byte[ControlLogFormat.MaxRecordLength];
             int length = ControlLogFormat.WriteRecord(bytes, Epoch, record);
-            RandomAccess.Write(handle, bytes[..length], end);
-            end += length;
+            if (_end + length > _capacity)
+            {
+                Grow(Math.Max(_capacity * 2, _end + length));
+            }
+
+            _view.SafeMemoryMappedViewHandle.WriteSpan((ulong)_end, (ReadOnlySpan<byte>)bytes[..length]);
+            _end += length;
         }
 
         /// <summary>
-        /// A header of <paramref name="newEpoch"/> (which makes any record still behind it unreadable), then the file cut
-        /// to it; with <paramref name="sync"/>, an fsync, so that power loss cannot bring back records already applied.
+        /// Zeros over the records and a header of <paramref name="newEpoch"/>; with <paramref name="sync"/>, an fsync, so
+        /// that power loss cannot bring back records already applied. A record of an earlier epoch that survived anyway
+        /// (a write-back torn by power loss) fails its checksum under the new one.
         /// </summary>
         public void Reset(uint newEpoch, bool sync)
         {
+            for (long offset = ControlLogFormat.HeaderLength; offset < _end; offset += Zeros.Length)
+            {
+                _view.SafeMemoryMappedViewHandle.WriteSpan((ulong)offset, new ReadOnlySpan<byte>(Zeros, 0, (int)Math.Min(Zeros.Length, _end - offset)));
+            }
+
             Span<byte> header = stackalloc byte[ControlLogFormat.HeaderLength];
             ControlLogFormat.WriteHeader(header, newEpoch);
-            RandomAccess.Write(handle, header, 0);
-            RandomAccess.SetLength(handle, ControlLogFormat.HeaderLength);
+            _view.SafeMemoryMappedViewHandle.WriteSpan(0, (ReadOnlySpan<byte>)header);
             if (sync)
             {
-                RandomAccess.FlushToDisk(handle);
+                Sync();
             }
 
             Epoch = newEpoch;
-            end = _carriedEnd = ControlLogFormat.HeaderLength;
+            _end = _carriedEnd = ControlLogFormat.HeaderLength;
         }
 
-        public void Sync() => RandomAccess.FlushToDisk(handle);
+        /// <summary>fsync: on Linux it writes back the pages the mapping dirtied as well.</summary>
+        public void Sync() => RandomAccess.FlushToDisk(_handle);
 
-        public void Dispose() => handle.Dispose();
+        public void Dispose()
+        {
+            _view.Dispose();
+            _map.Dispose();
+            _handle.Dispose();
+        }
+
+        /// <summary>More zeros written, then the mapping made again over the larger file (the caller serialises appends).</summary>
+        private void Grow(long capacity)
+        {
+            ZeroFill(_handle, _capacity, capacity);
+            _view.Dispose();
+            _map.Dispose();
+            (_map, _view) = Map(_handle, capacity);
+            _capacity = capacity;
+        }
+
+        private static void ZeroFill(SafeFileHandle handle, long from, long to)
+        {
+            for (long offset = from; offset < to; offset += Zeros.Length)
+            {
+                RandomAccess.Write(handle, new ReadOnlySpan<byte>(Zeros, 0, (int)Math.Min(Zeros.Length, to - offset)), offset);
+            }
+        }
+
+        private static (MemoryMappedFile, MemoryMappedViewAccessor) Map(SafeFileHandle handle, long capacity)
+        {
+            // ReadWrite is MAP_SHARED: stores reach the page cache, and so the file.
+            MemoryMappedFile map = MemoryMappedFile.CreateFromFile(handle, mapName: null, capacity, MemoryMappedFileAccess.ReadWrite, HandleInheritability.None, leaveOpen: true);
+            try
+            {
+                return (map, map.CreateViewAccessor(0, capacity, MemoryMappedFileAccess.ReadWrite));
+            }
+            catch
+            {
+                map.Dispose();
+                throw;
+            }
+        }
     }
 }

@@ -292,7 +292,7 @@ internal sealed class FilterStore : IDisposable
         string directory = Path.Combine(_root, name);
         if (_logSync == LogSync.Periodic)
         {
-            // One write, and no inode allocated on the request path: the filter's files come with its first add or the tick.
+            // One record, and no inode allocated on the request path: the filter's files come with its first add.
             _control!.Append(new ControlRecord(ControlAction.Create, name, parameters));
             NamedFilter pending = NamedFilter.CreatePending(directory, parameters, _observer, FilesMade);
             _undurable.Add(pending);
