@@ -109,14 +109,15 @@ internal sealed class ControlLog : IDisposable
 
     /// <summary>
     /// One of the two files, written through a shared mapping: an append is a copy into memory the page cache owns (no
-    /// system call, and a tick's fsync of the file does not hold it up), so from there it survives SIGKILL. The file is
-    /// filled with zeros ahead of the records, written for real so that a full disk fails a write here and not a store
-    /// into the mapping (SIGBUS); the first zero byte after the records ends them for a reader.
+    /// system call), so from there it survives SIGKILL. The file's blocks are reserved ahead of the records
+    /// (FileSpace.Reserve), so that a full disk fails here and not as a store into the mapping (SIGBUS); they read as
+    /// zeros, and the first zero byte after the records ends them for a reader. It doubles when full, under the
+    /// caller's lock: a reservation changes only metadata, so the lock is not held for long.
     /// </summary>
     private sealed class ControlFile : IDisposable
     {
-        private const int InitialCapacity = 64 * 1024;
-        private static readonly byte[] Zeros = new byte[InitialCapacity];
+        private const int InitialCapacity = 256 * 1024;
+        private static readonly byte[] Zeros = new byte[64 * 1024];
 
         private readonly SafeFileHandle _handle;
         private MemoryMappedFile _map;
@@ -172,9 +173,15 @@ internal sealed class ControlLog : IDisposable
                     }
                 }
 
-                // Zeros after the records: a file of an older build has none, and whatever follows a torn record goes.
+                // Zeros after the records: whatever follows a torn record, or a record of an earlier epoch, goes.
+                int stale = content[position..].LastIndexOfAnyExcept((byte)0) + 1;
+                for (int offset = position; offset < position + stale; offset += Zeros.Length)
+                {
+                    RandomAccess.Write(handle, Zeros.AsSpan(0, Math.Min(Zeros.Length, position + stale - offset)), offset);
+                }
+
                 long capacity = Math.Max(InitialCapacity, read);
-                ZeroFill(handle, position, capacity);
+                EventFilter.Storage.FileSpace.Reserve(handle, 0, capacity);
                 return new ControlFile(handle, epoch, position, capacity);
             }
             catch
@@ -231,22 +238,14 @@ internal sealed class ControlLog : IDisposable
             _handle.Dispose();
         }
 
-        /// <summary>More zeros written, then the mapping made again over the larger file (the caller serialises appends).</summary>
+        /// <summary>More space reserved, then the mapping made again over the larger file (the caller serialises appends).</summary>
         private void Grow(long capacity)
         {
-            ZeroFill(_handle, _capacity, capacity);
+            EventFilter.Storage.FileSpace.Reserve(_handle, _capacity, capacity - _capacity);
             _view.Dispose();
             _map.Dispose();
             (_map, _view) = Map(_handle, capacity);
             _capacity = capacity;
-        }
-
-        private static void ZeroFill(SafeFileHandle handle, long from, long to)
-        {
-            for (long offset = from; offset < to; offset += Zeros.Length)
-            {
-                RandomAccess.Write(handle, new ReadOnlySpan<byte>(Zeros, 0, (int)Math.Min(Zeros.Length, to - offset)), offset);
-            }
         }
 
         private static (MemoryMappedFile, MemoryMappedViewAccessor) Map(SafeFileHandle handle, long capacity)
