@@ -98,6 +98,11 @@ public sealed class CreateDropDurabilityTests
         // With periodic, the filter made without an add has no files: its create record, carried over, is its durable form.
         string[] expected = logSync == "always" ? [FilterDirectory(directory.Path, "made")] : [];
         Assert.Equal(expected, Directory.GetDirectories(Path.Combine(directory.Path, "filters")));
+        if (logSync == "periodic")
+        {
+            // Written before the daemon listened; its standard output reaches the test asynchronously.
+            Poll.Until(() => again.Output.Contains("[114 ControlLogReplayed] Replayed 3 control-log records from before the stop: 1 filters without files yet, 0 directories", StringComparison.Ordinal), "the replay's log line");
+        }
     }
 
     [Fact]

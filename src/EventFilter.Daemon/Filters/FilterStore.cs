@@ -375,21 +375,29 @@ internal sealed class FilterStore : IDisposable
     /// </summary>
     private void Replay(List<ControlRecord> records)
     {
+        if (records.Count == 0)
+        {
+            return;
+        }
+
         var last = new Dictionary<string, ControlRecord>(StringComparer.Ordinal);
         foreach (ControlRecord record in records)
         {
             last[record.Name] = record;
         }
 
+        int dropped = 0;
+
         foreach (ControlRecord record in last.Values)
         {
             if (record.Action == ControlAction.Drop)
             {
-                if (_filters.Remove(record.Name, out NamedFilter? dropped))
+                if (_filters.Remove(record.Name, out NamedFilter? filter))
                 {
-                    dropped.Close(checkpoint: false);
+                    filter.Close(checkpoint: false);
                     Directory.Delete(Path.Combine(_root, record.Name), recursive: true);
                     _rootChanged = true;
+                    dropped++;
                 }
             }
             else if (!_filters.ContainsKey(record.Name))
@@ -399,6 +407,9 @@ internal sealed class FilterStore : IDisposable
                 _undurable.Add(pending);
             }
         }
+
+        // Pending filters carried from a clean stop are counted too: they are the filters that have no directory.
+        Log.ControlLogReplayed(_logger, records.Count, _undurable.Count, dropped);
     }
 
     private void FilesMade() => _filesMade = true;
