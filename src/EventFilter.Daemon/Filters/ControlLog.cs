@@ -8,8 +8,8 @@ namespace EventFilter.Daemon.Filters;
 /// directory and files would cost inode allocations on the request path. Two files take turns (DataLayout.ControlLogFiles):
 /// a sync tick makes the other one active (<see cref="Switch"/>), carrying over the creates of filters that still
 /// have no files, and once the records of the one it left are durable elsewhere, empties it (<see cref="ResetInactive"/>).
-/// So creates and drops never wait for the tick's fsyncs, and neither file holds more than an interval's records and the carried creates. A start
-/// reads both, the older epoch first. The bytes are <see cref="ControlLogFormat"/>'s. See docs/daemon.md, "Durability".
+/// So creates and drops never wait for the tick's fsyncs, and neither file holds more than an interval's records and
+/// the carried creates. A start reads both, the older epoch first. The bytes are <see cref="ControlLogFormat"/>'s. See docs/daemon.md, "Durability".
 /// </summary>
 internal sealed class ControlLog : IDisposable
 {

@@ -13,7 +13,7 @@ internal sealed partial class NamedFilter : IDisposable
     private readonly Lock _gate = new();
     private readonly Lock _checkpointGate = new();
     // Null while the filter is pending: created under --log-sync periodic, recorded in the control log, and given its
-    // directory and log by its first add or the next sync tick, whichever comes first (Materialize).
+    // directory and log by its first add (Materialize), or by a start with --log-sync always.
     private DigestLog? _log;
     private readonly FilterParameters _parameters;
     private readonly string _directory;
