@@ -98,7 +98,7 @@ public sealed class ControlLogTests
             Assert.True(store.Delete("gone"u8));
 
             // A crash: no tick, no clean stop. The records and the renames stay as they are (the page cache has them).
-            CopyDirectory(directory.Path, directory.Path + ".crashed");
+            CrashCopy.Make(directory.Path, directory.Path + ".crashed");
         }
 
         using FilterStore reopened = Open(directory.Path + ".crashed");
@@ -135,7 +135,7 @@ public sealed class ControlLogTests
                 }
 
                 Assert.True(store.Delete(LongKey(0)));
-                CopyDirectory(directory.Path, crashed);
+                CrashCopy.Make(directory.Path, crashed);
             }
 
             using FilterStore reopened = Open(crashed);
@@ -271,21 +271,6 @@ public sealed class ControlLogTests
         Span<bool> result = stackalloc bool[1];
         Assert.True(filter.MightExist([digest], result));
         return result[0];
-    }
-
-    private static void CopyDirectory(string from, string to)
-    {
-        foreach (string directory in Directory.GetDirectories(from, "*", SearchOption.AllDirectories))
-        {
-            Directory.CreateDirectory(directory.Replace(from, to, StringComparison.Ordinal));
-        }
-
-        Directory.CreateDirectory(to);
-        // Lock files are held by the open store; after a crash they would be free, so the copy goes without them.
-        foreach (string file in Directory.GetFiles(from, "*", SearchOption.AllDirectories).Where(f => !f.EndsWith(".lock", StringComparison.Ordinal)))
-        {
-            File.Copy(file, file.Replace(from, to, StringComparison.Ordinal));
-        }
     }
 
     private static string FiltersOf(string dataDirectory) => Path.Combine(dataDirectory, DataLayout.FiltersDirectory);

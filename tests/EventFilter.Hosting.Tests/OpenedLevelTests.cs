@@ -6,8 +6,9 @@ using Microsoft.Extensions.Logging;
 namespace EventFilter.Hosting.Tests;
 
 /// <summary>
-/// The level of Opened (2) and Creating (19): Information for the hosted filter, lowered by a host that opens a file per
-/// request (eventfilterd, which reports its layer files through the same observer). Nothing else moves with it.
+/// The level of Opened (2), Creating (19) and CatchUpCompleted (9): Information for the hosted filter, lowered by a host
+/// that opens a file per request (eventfilterd, which reports its layer files through the same observer). Nothing else
+/// moves with it: damage stays a warning, catch-up progress (8) Information.
 /// </summary>
 public sealed class OpenedLevelTests : IDisposable
 {
@@ -28,6 +29,7 @@ public sealed class OpenedLevelTests : IDisposable
 
         Assert.Equal(LogLevel.Information, Record(19).Level);
         Assert.Equal(LogLevel.Information, Record(2).Level);
+        Assert.Equal(LogLevel.Information, Record(9).Level);
     }
 
     [Fact]
@@ -40,8 +42,12 @@ public sealed class OpenedLevelTests : IDisposable
         observer.RebuildStarted("layer-000.filter", RebuildReason.Missing, "there is no filter file");
         observer.Opened("layer-000.filter", created: true, new VerificationResult(100, 0, 0, 0, [], 0.05));
         observer.Opened("layer-001.filter", created: false, new VerificationResult(100, 1, 1, 1, [7], 0.05));
+        observer.CatchUpProgress(new CatchUpProgress("layer-001.filter", 40, 4040, 8040, 500, TimeSpan.FromSeconds(1)));
+        observer.CatchUpCompleted(new CatchUpProgress("layer-001.filter", 40, 8040, 8040, 1000, TimeSpan.FromSeconds(2)));
 
         Assert.Equal(LogLevel.Debug, Record(19).Level);
+        Assert.Equal(LogLevel.Debug, Record(9).Level);
+        Assert.Equal(LogLevel.Information, Record(8).Level);
         Assert.All(_logs.GetSnapshot().Where(r => r.Id.Id == 2), r => Assert.Equal(LogLevel.Debug, r.Level));
         Assert.Equal(LogLevel.Warning, Record(3).Level);
     }

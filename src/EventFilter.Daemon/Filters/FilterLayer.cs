@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using EventFilter.Durability;
 
 namespace EventFilter.Daemon.Filters;
@@ -9,6 +10,9 @@ namespace EventFilter.Daemon.Filters;
 /// </summary>
 internal sealed class FilterLayer : IDisposable
 {
+    /// <summary>How often a long catch-up reports its progress, as the core's catch-up does.</summary>
+    private static readonly TimeSpan ReportEvery = TimeSpan.FromSeconds(1);
+
     private readonly CheckpointedFilter _filter;
 
     private FilterLayer(CheckpointedFilter filter, long start, long capacity)
@@ -35,7 +39,7 @@ internal sealed class FilterLayer : IDisposable
         var opened = new FilterLayer(filter, log.Parameters.LayerStart(layer), log.Parameters.LayerCapacity(layer));
         try
         {
-            opened.CatchUp(log);
+            opened.CatchUp(log, observer);
         }
         catch
         {
@@ -52,17 +56,23 @@ internal sealed class FilterLayer : IDisposable
     /// <summary>
     /// Adds this layer's records from its checkpoint to the log's end, then checkpoints there. When there were none (a
     /// new layer, or one already caught up) nothing is written: the next start would read nothing either, and a new
-    /// layer made by an add must not wait for a journal's three fsyncs under the filter's lock.
+    /// layer made by an add must not wait for a journal's three fsyncs under the filter's lock. Reports progress once a
+    /// second and at the end to <paramref name="observer"/> (logs and metrics, through EventFilter.Hosting's observer).
     /// </summary>
-    private void CatchUp(DigestLog log)
+    private void CatchUp(DigestLog log, FilterObserver observer)
     {
         long end = Math.Min(log.EndPosition, DigestLogFormat.PositionOf(Start + Capacity));
-        long position = Math.Max(_filter.DurablePosition, DigestLogFormat.PositionOf(Start));
-        if (position >= end)
+        long start = Math.Max(_filter.DurablePosition, DigestLogFormat.PositionOf(Start));
+        if (start >= end)
         {
             return;
         }
 
+        // As the core's catch-up: one populate of the private copies instead of a copy-on-write fault per page.
+        File.ExpectAdds((end - start) / DigestLogFormat.RecordLength);
+        var clock = Stopwatch.StartNew();
+        TimeSpan lastReport = TimeSpan.Zero;
+        long position = start;
         Span<ulong> digests = new ulong[8192];
         while (position < end)
         {
@@ -74,9 +84,15 @@ internal sealed class FilterLayer : IDisposable
 
             File.AddHashes(digests[..read]);
             position += read * sizeof(ulong);
+            if (clock.Elapsed - lastReport >= ReportEvery)
+            {
+                lastReport = clock.Elapsed;
+                observer.CatchUpProgress(new CatchUpProgress(File.Path, start, position, end, (position - start) / sizeof(ulong), clock.Elapsed));
+            }
         }
 
         _filter.Checkpoint(log.EndPosition);
+        observer.CatchUpCompleted(new CatchUpProgress(File.Path, start, position, position, (position - start) / sizeof(ulong), clock.Elapsed));
     }
 
     public void Dispose() => _filter.Dispose();

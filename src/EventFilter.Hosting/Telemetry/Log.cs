@@ -44,8 +44,9 @@ internal static partial class Log
     [LoggerMessage(8, LogLevel.Information, "Catching up {Path}: {Records} records, {RecordsPerSecond:N0} records/s, {Percent:F1}%, ETA {Eta}", EventName = "CatchUpProgress")]
     public static partial void CatchUpProgress(ILogger logger, string path, long records, double recordsPerSecond, double percent, string eta);
 
-    [LoggerMessage(9, LogLevel.Information, "Stream-existence filter {Path} caught up: {Records} records in {ElapsedSeconds:F1} s, {RecordsPerSecond:N0} records/s; ready", EventName = "CatchUpCompleted")]
-    public static partial void CatchUpCompleted(ILogger logger, string path, long records, double elapsedSeconds, double recordsPerSecond);
+    // Information in the hosted filter; eventfilterd logs it at Debug, one per layer caught up at start (TelemetryObserver's openedLevel).
+    [LoggerMessage(EventId = 9, Message = "Stream-existence filter {Path} caught up: {Records} records in {ElapsedSeconds:F1} s, {RecordsPerSecond:N0} records/s; ready", EventName = "CatchUpCompleted")]
+    public static partial void CatchUpCompleted(ILogger logger, LogLevel level, string path, long records, double elapsedSeconds, double recordsPerSecond);
 
     [LoggerMessage(10, LogLevel.Debug, "Stream-existence filter {Path} checkpointed at {Position}: {BytesFlushed} bytes flushed in {FlushMilliseconds:F1} ms", EventName = "CheckpointWritten")]
     public static partial void CheckpointWritten(ILogger logger, string path, long position, long bytesFlushed, double flushMilliseconds);

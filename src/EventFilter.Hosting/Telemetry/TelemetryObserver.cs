@@ -13,8 +13,9 @@ namespace EventFilter.Hosting.Telemetry;
 /// <param name="logger">A logger of the category <see cref="Log.Category"/>.</param>
 /// <param name="metrics">The instruments of filter files.</param>
 /// <param name="openedLevel">
-/// The level of Opened and Creating: Information for one hosted filter; a host that creates files on request (eventfilterd,
-/// a layer file per filter's first add) passes Debug so that they do not drown the rest.
+/// The level of Opened, Creating and CatchUpCompleted: Information for one hosted filter; a host of many files made on
+/// request (eventfilterd, a layer file per filter's first add, each caught up at start) passes Debug so that they do not
+/// drown the rest. Catch-up progress (once a second of a long one) stays Information.
 /// </param>
 internal class TelemetryObserver(ILogger logger, FilterFileMetrics metrics, LogLevel openedLevel = LogLevel.Information) : FilterObserver
 {
@@ -98,7 +99,7 @@ internal class TelemetryObserver(ILogger logger, FilterFileMetrics metrics, LogL
     {
         _progress = progress;
         metrics.RecordCatchUp(progress);
-        Log.CatchUpCompleted(logger, progress.Path, progress.Records, progress.Elapsed.TotalSeconds, progress.RecordsPerSecond);
+        Log.CatchUpCompleted(logger, openedLevel, progress.Path, progress.Records, progress.Elapsed.TotalSeconds, progress.RecordsPerSecond);
     }
 
     public override void JournalFolded(string path, FlushResult fold)
