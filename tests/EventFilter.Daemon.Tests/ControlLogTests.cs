@@ -156,6 +156,50 @@ public sealed class ControlLogTests
     }
 
     [Fact]
+    public void A_control_file_torn_at_any_byte_opens_with_the_records_before_the_tear()
+    {
+        using var directory = new TempDirectory();
+        using (FilterStore store = Open(directory.Path))
+        {
+            foreach (string key in new[] { "a", "bb", "ccc" })
+            {
+                store.Create(System.Text.Encoding.ASCII.GetBytes(key), Small);
+            }
+
+            CrashCopy.Make(directory.Path, directory.Path + ".whole");
+        }
+
+        string whole = directory.Path + ".whole";
+        try
+        {
+            (string active, uint epoch) = ActiveControlFile(whole);
+            byte[] bytes = File.ReadAllBytes(active);
+            int end = EndOfRecords(bytes, epoch);
+            int[] recordEnds = [.. RecordEnds(bytes, epoch)];
+            Assert.Equal(3, recordEnds.Length);
+            for (int tear = ControlLogFormat.HeaderLength; tear <= end; tear++)
+            {
+                // What a write cut short leaves: the bytes before the tear, zeros (the reserved space) after it.
+                string torn = whole + ".torn";
+                CrashCopy.Make(whole, torn);
+                byte[] cut = (byte[])bytes.Clone();
+                Array.Clear(cut, tear, cut.Length - tear);
+                File.WriteAllBytes(Path.Combine(torn, Path.GetFileName(active)), cut);
+                using (FilterStore reopened = Open(torn))
+                {
+                    Assert.Equal(recordEnds.Count(recordEnd => recordEnd <= tear), reopened.Count);
+                }
+
+                Directory.Delete(torn, recursive: true);
+            }
+        }
+        finally
+        {
+            Directory.Delete(whole, recursive: true);
+        }
+    }
+
+    [Fact]
     public void A_drop_record_removes_a_directory_a_crash_left_and_a_create_record_brings_back_an_unwritten_one()
     {
         using var directory = new TempDirectory();
@@ -297,6 +341,16 @@ public sealed class ControlLogTests
         }
 
         return [.. files.OrderBy(f => f.Epoch).SelectMany(f => f.Records)];
+    }
+
+    private static IEnumerable<int> RecordEnds(byte[] bytes, uint epoch)
+    {
+        int position = ControlLogFormat.HeaderLength;
+        while (ControlLogFormat.TryReadRecord(bytes.AsSpan(position), epoch, out _, out int length))
+        {
+            position += length;
+            yield return position;
+        }
     }
 
     private static int EndOfRecords(byte[] bytes, uint epoch)
