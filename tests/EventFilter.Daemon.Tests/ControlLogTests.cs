@@ -174,7 +174,7 @@ public sealed class ControlLogTests
         {
             (string active, uint epoch) = ActiveControlFile(whole);
             byte[] bytes = File.ReadAllBytes(active);
-            int end = EndOfRecords(bytes, epoch);
+            int end = EndOfRecords(bytes);
             int[] recordEnds = [.. RecordEnds(bytes, epoch)];
             Assert.Equal(3, recordEnds.Length);
             for (int tear = ControlLogFormat.HeaderLength; tear <= end; tear++)
@@ -218,7 +218,7 @@ public sealed class ControlLogTests
         length += ControlLogFormat.WriteRecord(record.AsSpan(length), epoch, new ControlRecord(ControlAction.Create, KeyNames.DirectoryName("unwritten"u8), Small));
         using (var log = new FileStream(control, FileMode.Open))
         {
-            log.Position = EndOfRecords(File.ReadAllBytes(control), epoch); // the zeros after the records end them
+            log.Position = EndOfRecords(File.ReadAllBytes(control)); // the zeros after the records end them
             log.Write(record, 0, length);
         }
 
@@ -325,18 +325,8 @@ public sealed class ControlLogTests
         var files = new List<(uint Epoch, List<ControlRecord> Records)>();
         foreach (string file in DataLayout.ControlLogFiles)
         {
-            byte[] bytes = File.ReadAllBytes(Path.Combine(dataDirectory, file));
             var records = new List<ControlRecord>();
-            uint epoch = 0;
-            if (!ControlLogFormat.IsUnwritten(bytes))
-            {
-                Assert.True(ControlLogFormat.TryReadHeader(bytes, out epoch));
-                for (int position = ControlLogFormat.HeaderLength; ControlLogFormat.TryReadRecord(bytes.AsSpan(position), epoch, out ControlRecord record, out int length); position += length)
-                {
-                    records.Add(record);
-                }
-            }
-
+            Assert.True(ControlLogFormat.TryReadFile(File.ReadAllBytes(Path.Combine(dataDirectory, file)), out uint epoch, out _, records));
             files.Add((epoch, records));
         }
 
@@ -353,15 +343,10 @@ public sealed class ControlLogTests
         }
     }
 
-    private static int EndOfRecords(byte[] bytes, uint epoch)
+    private static int EndOfRecords(byte[] bytes)
     {
-        int position = ControlLogFormat.HeaderLength;
-        while (ControlLogFormat.TryReadRecord(bytes.AsSpan(position), epoch, out _, out int length))
-        {
-            position += length;
-        }
-
-        return position;
+        Assert.True(ControlLogFormat.TryReadFile(bytes, out _, out int end, []));
+        return end;
     }
 
     /// <summary>The file new records go to: the one with the higher epoch.</summary>

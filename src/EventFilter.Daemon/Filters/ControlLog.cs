@@ -156,21 +156,10 @@ internal sealed class ControlLog : IDisposable
                 }
 
                 ReadOnlySpan<byte> content = bytes.AsSpan(0, read);
-                uint epoch = 0;
-                int position = 0; // no header: the lowest epoch, given a header when it is switched to
-                if (!ControlLogFormat.IsUnwritten(content))
+                // No header: epoch 0, the lowest, given a header when it is switched to.
+                if (!ControlLogFormat.TryReadFile(content, out uint epoch, out int position, records))
                 {
-                    if (!ControlLogFormat.TryReadHeader(content, out epoch))
-                    {
-                        throw new InvalidDataException($"'{path}' is not a control log: its header is of another format or fails its checksum.");
-                    }
-
-                    position = ControlLogFormat.HeaderLength;
-                    while (ControlLogFormat.TryReadRecord(content[position..], epoch, out ControlRecord record, out int length))
-                    {
-                        records.Add(record);
-                        position += length;
-                    }
+                    throw new InvalidDataException($"'{path}' is not a control log: its header is of another format or fails its checksum.");
                 }
 
                 // Zeros after the records: whatever follows a torn record, or a record of an earlier epoch, goes.

@@ -56,6 +56,35 @@ internal static class ControlLogFormat
     public static bool IsUnwritten(ReadOnlySpan<byte> firstBytes) =>
         firstBytes.Length < HeaderLength || !firstBytes[..HeaderLength].ContainsAnyExcept((byte)0);
 
+    /// <summary>
+    /// Reads a whole file's <paramref name="content"/>: its epoch, its records in order up to the first that is torn or
+    /// of an earlier epoch, and where they end. A missing, short or all-zero header reads as epoch 0 and no records,
+    /// ending at 0. False when the header has non-zero bytes and fails its checksum (damage).
+    /// </summary>
+    public static bool TryReadFile(ReadOnlySpan<byte> content, out uint epoch, out int end, List<ControlRecord> records)
+    {
+        epoch = 0;
+        end = 0;
+        if (IsUnwritten(content))
+        {
+            return true;
+        }
+
+        if (!TryReadHeader(content, out epoch))
+        {
+            return false;
+        }
+
+        end = HeaderLength;
+        while (TryReadRecord(content[end..], epoch, out ControlRecord record, out int length))
+        {
+            records.Add(record);
+            end += length;
+        }
+
+        return true;
+    }
+
     /// <summary>Writes <paramref name="record"/> for <paramref name="epoch"/> into <paramref name="destination"/>; returns its length.</summary>
     public static int WriteRecord(Span<byte> destination, uint epoch, ControlRecord record)
     {

@@ -78,24 +78,7 @@ internal sealed record ControlLogReport(string Status, int Records, IReadOnlyLis
             bytes = bytes[..stream.ReadAtLeast(bytes, bytes.Length, throwOnEndOfStream: false)];
         }
 
-        if (ControlLogFormat.IsUnwritten(bytes))
-        {
-            return true;
-        }
-
-        if (!ControlLogFormat.TryReadHeader(bytes, out epoch))
-        {
-            return false;
-        }
-
-        for (int position = ControlLogFormat.HeaderLength;
-             ControlLogFormat.TryReadRecord(bytes.AsSpan(position), epoch, out ControlRecord record, out int length);
-             position += length)
-        {
-            records.Add(record);
-        }
-
-        return true;
+        return ControlLogFormat.TryReadFile(bytes, out epoch, out _, records);
     }
 
     private static string Describe(ControlRecord record)
