@@ -62,12 +62,6 @@ public sealed partial class EventLogEngine : IStreamNameLog, IAsyncDisposable
     /// <summary>Just past the last durable record: the log's size in bytes. (<see cref="IStreamNameLog.EndPosition"/>.)</summary>
     public long EndPosition => _segments.DurableEnd;
 
-    /// <summary>
-    /// Just past the last record the writer has accepted, durable or not: the writer adds names to the filter before
-    /// its fsync, so a resizing filter must wait for this end (<see cref="IStreamNameLog.AppendedEndPosition"/>).
-    /// </summary>
-    public long AppendedEndPosition => Math.Max(_writer?.AppendedEnd ?? 0, _segments.DurableEnd);
-
     /// <summary>Why the engine stopped taking appends (a failed write, fsync or index flush); null while healthy.</summary>
     public Exception? Failure => _writer?.Failure ?? _maintenance.Failure;
 

@@ -94,17 +94,17 @@ internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilt
     }
 
     /// <inheritdoc/>
-    public void Add(ReadOnlySpan<char> streamName)
+    public void Add(ReadOnlySpan<char> streamName, long recordEnd)
     {
         _metrics.Adds.Increment();
-        _filter.Add(streamName);
+        _filter.Add(streamName, recordEnd);
     }
 
     /// <inheritdoc/>
-    public void Add(ReadOnlySpan<byte> utf8StreamName)
+    public void Add(ReadOnlySpan<byte> utf8StreamName, long recordEnd)
     {
         _metrics.Adds.Increment();
-        _filter.Add(utf8StreamName);
+        _filter.Add(utf8StreamName, recordEnd);
     }
 
     /// <inheritdoc/>

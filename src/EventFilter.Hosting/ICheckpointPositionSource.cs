@@ -2,10 +2,10 @@
 namespace EventFilter.Hosting;
 
 /// <summary>
-/// Tells the hosted filter where it may checkpoint. Register one in DI when <see cref="IStreamNameLog.EndPosition"/>
-/// can run ahead of your calls to <c>Add</c>, for example when you add a record's stream only after fsyncing it.
-/// Without one, the hosted filter checkpoints at <see cref="IStreamNameLog.EndPosition"/>. See docs/configuration.md,
-/// section "Checkpoint position", and docs/design.md, section "Host contract".
+/// Tells the hosted filter where it may checkpoint. Needed only by a host whose adds can return out of log order after
+/// the record's fsync (several threads, each adding after its own fsync): the filter claims no more than its adds
+/// reached, which covers every host that adds in log order, before or after its fsync. Without one, the hosted filter
+/// checkpoints at <see cref="IStreamNameLog.EndPosition"/>. See docs/design.md, section "Host contract".
 /// </summary>
 public interface ICheckpointPositionSource
 {

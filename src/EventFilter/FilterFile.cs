@@ -219,6 +219,28 @@ public sealed unsafe partial class FilterFile : IDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool Add(ReadOnlySpan<byte> utf8Name) => AddHash(Hash(utf8Name));
 
+    /// <summary>A host's add of the log record ending at <paramref name="recordEnd"/> (see <see cref="StreamExistenceFilter.Add(ReadOnlySpan{char}, long)"/>).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal bool Add(ReadOnlySpan<char> name, long recordEnd)
+    {
+        ThrowIfReadOnly();
+        return _lines.Add(Hash(name), recordEnd);
+    }
+
+    /// <inheritdoc cref="Add(ReadOnlySpan{char}, long)"/>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal bool Add(ReadOnlySpan<byte> utf8Name, long recordEnd)
+    {
+        ThrowIfReadOnly();
+        return _lines.Add(Hash(utf8Name), recordEnd);
+    }
+
+    /// <summary>The highest record end of the host adds so far: what a file built beside this one must cover.</summary>
+    internal long HighestRecordEnd => _lines.HighestRecordEnd();
+
+    /// <summary>The log was cut at <paramref name="position"/>: what was added past it will never be durable.</summary>
+    internal void CapRecordEnds(long position) => _lines.CapRecordEnds(position);
+
     /// <summary>Adds a name by a hash from <see cref="Hash(ReadOnlySpan{char})"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool AddHash(ulong hash)

@@ -2,8 +2,8 @@ namespace EventFilter;
 
 /// <summary>
 /// "Has a stream with this name ever been written?" for an append-only log: false means definitely not, true means maybe.
-/// The host calls <see cref="Add(ReadOnlySpan{char})"/> for every record it appends and <see cref="Checkpoint"/> at positions
-/// it has made durable. See docs/design.md, section "Host contract".
+/// The host calls <see cref="Add(ReadOnlySpan{char}, long)"/> for every record it appends, with the record's end, and
+/// <see cref="Checkpoint"/> at positions it has made durable. See docs/design.md, section "Host contract".
 /// </summary>
 public interface IStreamExistenceFilter
 {
@@ -25,15 +25,22 @@ public interface IStreamExistenceFilter
     /// <inheritdoc cref="MightExist(ReadOnlySpan{char})"/>
     bool MightExist(ReadOnlySpan<byte> utf8StreamName);
 
-    /// <summary>Records that a stream was written. Call it for every append, from the moment the filter is opened.</summary>
-    void Add(ReadOnlySpan<char> streamName);
+    /// <summary>
+    /// Records that the log record ending at <paramref name="recordEnd"/> (the log position just past it) was written
+    /// to <paramref name="streamName"/>. Call it for every record appended, from the moment the filter is opened, on
+    /// any thread, before or after the record is durable.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The filter has not been opened yet.</exception>
+    void Add(ReadOnlySpan<char> streamName, long recordEnd);
 
-    /// <inheritdoc cref="Add(ReadOnlySpan{char})"/>
-    void Add(ReadOnlySpan<byte> utf8StreamName);
+    /// <inheritdoc cref="Add(ReadOnlySpan{char}, long)"/>
+    void Add(ReadOnlySpan<byte> utf8StreamName, long recordEnd);
 
     /// <summary>
-    /// Makes every add so far durable and records that the log up to <paramref name="position"/> is covered.
-    /// The caller guarantees it has called Add for every record before <paramref name="position"/>.
+    /// Makes every add so far durable and records that the log up to <paramref name="position"/> is covered: pass the
+    /// log's durable end, or any lower position. No more is claimed than the adds reached, so a host that adds after
+    /// its fsync, in log order, may pass the durable end too. A position below the previous one, with no
+    /// <see cref="TruncateTo"/> in between, is reported as a host-contract violation and treated as a truncation.
     /// </summary>
     void Checkpoint(long position);
 

@@ -108,6 +108,7 @@ public sealed partial class StreamExistenceFilter
 
     private void BecomeReady(CatchUpProgress done)
     {
+        _contract.Read(done.Position);
         _state = FilterState.Ready;
         _ready.TrySetResult();
         _observer.CatchUpCompleted(done);
@@ -129,13 +130,14 @@ public sealed partial class StreamExistenceFilter
         {
             building = OpenBesideFile(path);
 
-            // From here on every host add reaches the new file too. An add that read the old target is covered by the
-            // log's appended end, read after this exchange: its full fence pairs with the one the host's writer issues
-            // between publishing that end and calling Add, so either the add sees the new file or this read sees its record.
-            Interlocked.Exchange(ref _building, building);
-            long appendedEnd = _log.AppendedEndPosition;
-            await _catchUp.RunAsync(building, cancellationToken, appendedEnd).ConfigureAwait(false);
-            Swap(path, building);
+            // From here on every host add reaches the new file too. An add that missed it kept its record's end in the
+            // serving file before it looked: the process-wide barrier makes every such end visible to the read below
+            // (the add's side needs no fence of its own), so either the add saw the new file or its end is waited for.
+            _building = building;
+            Interlocked.MemoryBarrierProcessWide();
+            long addedEnd = _serving!.File.HighestRecordEnd;
+            CatchUpProgress built = await _catchUp.RunAsync(building, cancellationToken, addedEnd).ConfigureAwait(false);
+            Swap(path, building, built.Position);
             building = null;
         }
         finally
@@ -188,7 +190,7 @@ public sealed partial class StreamExistenceFilter
         return new CheckpointedFilter(FilterFile.Create(resizePath, configured), 0, _observer);
     }
 
-    private void Swap(string path, CheckpointedFilter building)
+    private void Swap(string path, CheckpointedFilter building, long builtTo)
     {
         lock (_checkpointGate)
         {
@@ -202,6 +204,7 @@ public sealed partial class StreamExistenceFilter
             building.MovedTo(path);
             _serving = building;
             _building = null;
+            _contract.Read(builtTo); // below it, the new file holds every record: the build read them
 
             // A reader may still be probing the old mapping; it stays mapped (its file already unlinked) until Dispose.
             _retired.Add(old);

@@ -16,6 +16,7 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
     private readonly IStreamNameLog _log;
     private readonly FilterObserver _observer;
     private readonly CatchUp _catchUp;
+    private readonly HostContract _contract;
     private readonly TaskCompletionSource _ready = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly Lock _checkpointGate = new();
     private readonly List<CheckpointedFilter> _retired = [];
@@ -33,6 +34,7 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
         _log = log;
         _observer = observer ?? new FilterObserver();
         _catchUp = new CatchUp(log, _observer, options.CatchUpCheckpointRecords, options.CatchUpProgress);
+        _contract = new HostContract(options.FilterPath, _observer);
     }
 
     /// <inheritdoc/>
@@ -65,28 +67,58 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
     public bool MightExist(ReadOnlySpan<byte> utf8StreamName) => _state != FilterState.Ready || _serving!.File.MightExist(utf8StreamName);
 
     /// <inheritdoc/>
-    public void Add(ReadOnlySpan<char> streamName)
+    public void Add(ReadOnlySpan<char> streamName, long recordEnd)
     {
-        // Read the resize target before the serving file: the swap publishes the new serving file first and clears
-        // the target second, so an add that misses the target is sure to see the new serving file.
-        CheckpointedFilter? building = _building;
+        ArgumentOutOfRangeException.ThrowIfNegative(recordEnd);
+        _contract.CheckAdd(recordEnd);
         CheckpointedFilter? serving = _serving;
-        building?.File.Add(streamName);
-        serving?.File.Add(streamName);
+        if (serving is null)
+        {
+            AddWithoutFile(recordEnd);
+            return;
+        }
+
+        // The serving file keeps the record's end first, and only then is a file being built looked for: a resize
+        // that published its file after this read reads that end next (docs/design.md, "Resize", step 2).
+        serving.File.Add(streamName, recordEnd);
+        if (_building is { } building)
+        {
+            building.File.Add(streamName, recordEnd);
+        }
+        else if (_serving is { } swapped && swapped != serving)
+        {
+            // A swap came between the two reads: it publishes the new serving file before it clears the target.
+            swapped.File.Add(streamName, recordEnd);
+        }
     }
 
     /// <inheritdoc/>
-    public void Add(ReadOnlySpan<byte> utf8StreamName)
+    public void Add(ReadOnlySpan<byte> utf8StreamName, long recordEnd)
     {
-        CheckpointedFilter? building = _building;
+        ArgumentOutOfRangeException.ThrowIfNegative(recordEnd);
+        _contract.CheckAdd(recordEnd);
         CheckpointedFilter? serving = _serving;
-        building?.File.Add(utf8StreamName);
-        serving?.File.Add(utf8StreamName);
+        if (serving is null)
+        {
+            AddWithoutFile(recordEnd);
+            return;
+        }
+
+        serving.File.Add(utf8StreamName, recordEnd);
+        if (_building is { } building)
+        {
+            building.File.Add(utf8StreamName, recordEnd);
+        }
+        else if (_serving is { } swapped && swapped != serving)
+        {
+            swapped.File.Add(utf8StreamName, recordEnd);
+        }
     }
 
     /// <inheritdoc/>
     public void Checkpoint(long position)
     {
+        ArgumentOutOfRangeException.ThrowIfNegative(position);
         lock (_checkpointGate)
         {
             CheckpointedFilter? serving = _serving;
@@ -95,8 +127,16 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
                 return;
             }
 
-            // Before catch-up finishes, names between its position and the host's are not all in yet.
-            serving.Checkpoint(_state == FilterState.Ready ? position : Math.Min(position, _catchUp.Position));
+            if (_contract.MovedBack(position))
+            {
+                TruncateLocked(position);
+            }
+
+            // Before catch-up finishes, names between its position and the host's are not all in yet; after it, no
+            // more than the host's adds reached is claimed (HostContract.Claim).
+            serving.Checkpoint(_state == FilterState.Ready
+                ? _contract.Claim(position, serving.File.HighestRecordEnd)
+                : Math.Min(position, _catchUp.Position));
         }
     }
 
@@ -106,10 +146,36 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
         ArgumentOutOfRangeException.ThrowIfNegative(position);
         lock (_checkpointGate)
         {
-            _catchUp.NoteTruncation(position);
-            _serving?.RewindTo(position);
-            _building?.RewindTo(position);
-            _parked?.RewindTo(position);
+            TruncateLocked(position);
+        }
+    }
+
+    private void TruncateLocked(long position)
+    {
+        _contract.Truncated(position);
+        _catchUp.NoteTruncation(position);
+        foreach (CheckpointedFilter? file in (ReadOnlySpan<CheckpointedFilter?>)[_serving, _building, _parked])
+        {
+            // What was added past the cut will never be durable: a later resize must not wait for it.
+            file?.File.CapRecordEnds(position);
+            file?.RewindTo(position);
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void AddWithoutFile(long recordEnd)
+    {
+        switch (_state)
+        {
+            case FilterState.Disabled:
+                return;
+            case FilterState.Stopped:
+                _contract.AddAfterDispose(recordEnd);
+                return;
+            default:
+                // Before Open there is nowhere to put the name, and a catch-up that ends before its record is durable
+                // would never read it: a false negative. A programming error, so it fails loudly.
+                throw new InvalidOperationException("Call Open before the first Add: a name added before the filter is opened would be lost (docs/design.md, \"Host contract\").");
         }
     }
 

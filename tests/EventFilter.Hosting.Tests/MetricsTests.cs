@@ -1,6 +1,7 @@
 using System.Diagnostics.Metrics;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 
 namespace EventFilter.Hosting.Tests;
 
@@ -91,6 +92,30 @@ public sealed class MetricsTests : IDisposable
         Assert.Equal(1, metrics.Sum("eventfilter.truncations"));
         Assert.Equal(600, metrics.Observe("eventfilter.checkpoint.position"));
         Assert.Contains(_logs.Messages(11), m => m.EndsWith("checkpoint moved back from 700 to 600", StringComparison.Ordinal));
+        await host.StopAsync();
+    }
+
+    [Fact]
+    public async Task Host_contract_violations_are_counted_each_time_and_logged_once()
+    {
+        _log.AppendRange(0, 100);
+        using IHost host = TestHosts.Build(_dir, _log, _logs, _time);
+        using var metrics = new FilterMeter(host.Services.GetRequiredService<IMeterFactory>());
+        await host.StartAsync();
+        IStreamExistenceFilter filter = host.Filter();
+        await filter.WhenReady;
+
+        // The log going back twice without TruncateTo.
+        filter.Checkpoint(100);
+        filter.Checkpoint(50);
+        filter.Checkpoint(100);
+        filter.Checkpoint(40);
+
+        Assert.Equal(2, metrics.Sum("eventfilter.host_contract.violations", "checkpoint-moved-back"));
+        FakeLogRecord logged = Assert.Single(_logs.GetSnapshot(), r => r.Id.Id == 23);
+        Assert.Equal(LogLevel.Error, logged.Level);
+        Assert.Equal("HostContractViolated", logged.Id.Name);
+        Assert.Contains("Checkpoint(50) came after Checkpoint(100) with no TruncateTo in between", logged.Message);
         await host.StopAsync();
     }
 }

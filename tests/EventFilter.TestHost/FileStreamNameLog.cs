@@ -11,8 +11,6 @@ public sealed class FileStreamNameLog : IStreamNameLog, IDisposable
     private readonly FileStream _file;
     private long _durableEnd;
 
-    private long _appendedEnd;
-
     public FileStreamNameLog(string path)
     {
         _file = new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.ReadWrite, bufferSize: 1 << 16);
@@ -22,9 +20,6 @@ public sealed class FileStreamNameLog : IStreamNameLog, IDisposable
     }
 
     public long EndPosition => Volatile.Read(ref _durableEnd);
-
-    /// <summary>Appended, durable or not: names are added before <see cref="Sync"/>, as a group commit adds them.</summary>
-    public long AppendedEndPosition => Math.Max(Volatile.Read(ref _appendedEnd), EndPosition);
 
     /// <summary>A pause per read, to stretch a catch-up so that a crash test can kill it halfway.</summary>
     public TimeSpan ReadDelay { get; init; }
@@ -36,9 +31,6 @@ public sealed class FileStreamNameLog : IStreamNameLog, IDisposable
         BinaryPrimitives.WriteUInt16LittleEndian(length, (ushort)name.Length);
         _file.Write(length);
         _file.Write(name);
-
-        // Published with a full fence before the caller adds the name (docs/design.md, "Host contract", rule 6).
-        Interlocked.Exchange(ref _appendedEnd, _file.Position);
         return _file.Position;
     }
 
@@ -90,14 +82,16 @@ public sealed class FileStreamNameLog : IStreamNameLog, IDisposable
     }
 
     /// <summary>All names in the durable log, for checking a filter against it.</summary>
-    /// <summary>Appends 50 new crash-test names, handing each to <paramref name="add"/> as a server adds to its filter; returns the new count.</summary>
-    public long AppendBatch(long written, Random random, Action<byte[]> add)
+    /// <summary>
+    /// Appends 50 new crash-test names, handing each with its record's end to <paramref name="add"/> before the
+    /// fsync, as a group commit adds to its filter; returns the new count.
+    /// </summary>
+    public long AppendBatch(long written, Random random, Action<byte[], long> add)
     {
         for (int i = 0; i < 50; i++, written++)
         {
             byte[] name = System.Text.Encoding.UTF8.GetBytes($"crash-stream-{written}-{random.Next()}");
-            Append(name);
-            add(name);
+            add(name, Append(name));
         }
 
         return written;

@@ -52,7 +52,7 @@ internal static class FoldLoop
             for (int batch = 0; ; batch++)
             {
                 Console.WriteLine("phase add");
-                written = log.AppendBatch(written, random, name => filter.Add(name));
+                written = log.AppendBatch(written, random, (name, _) => filter.Add(name));
 
                 long durable = log.Sync();
                 Console.WriteLine("phase checkpoint");

@@ -38,7 +38,7 @@ Console.WriteLine($"ready {written}");
 for (int batch = 0; ; batch++)
 {
     Console.WriteLine("phase add");
-    written = log.AppendBatch(written, random, name => filter.Add(name));
+    written = log.AppendBatch(written, random, (name, end) => filter.Add(name, end));
 
     long durable = log.Sync();
     if (batch % 4 == 0)

@@ -26,17 +26,6 @@ public sealed class InMemoryStreamLog : IStreamNameLog
         }
     }
 
-    public long AppendedEndPosition
-    {
-        get
-        {
-            lock (_names)
-            {
-                return _names.Count;
-            }
-        }
-    }
-
     public long RecordsRead => Interlocked.Read(ref _recordsRead);
 
     /// <summary>Reading at or past this position throws.</summary>
@@ -95,8 +84,9 @@ public sealed class InMemoryStreamLog : IStreamNameLog
     {
         for (int i = from; i < from + count; i++)
         {
-            // The filter first: a checkpoint at EndPosition must find every name before it already added.
-            filter?.Add(Name(i));
+            // The filter first: a checkpoint at EndPosition must find every name before it already added. Record i
+            // sits at position i, so it ends at i + 1.
+            filter?.Add(Name(i), i + 1);
             Append(Name(i));
         }
     }

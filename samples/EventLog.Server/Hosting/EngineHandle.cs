@@ -1,5 +1,3 @@
-using EventFilter.Hosting;
-
 using EventFilter;
 
 namespace EventLog.Server.Hosting;
@@ -9,7 +7,7 @@ namespace EventLog.Server.Hosting;
 /// the filter's hosted service (which needs an <see cref="IStreamNameLog"/>) before any hosted service starts, but the
 /// engine exists only once <see cref="EngineOpener"/> has opened it: this handle stands in for it until then.
 /// </summary>
-internal sealed class EngineHandle : IStreamNameLog, ICheckpointPositionSource, IAsyncDisposable
+internal sealed class EngineHandle : IStreamNameLog, IAsyncDisposable
 {
     private EventLogEngine? _engine;
     private volatile bool _acceptingAppends;
@@ -29,18 +27,6 @@ internal sealed class EngineHandle : IStreamNameLog, ICheckpointPositionSource, 
 
     /// <inheritdoc/>
     public long EndPosition => Engine.EndPosition;
-
-    /// <summary>
-    /// The engine's appended end. Forwarded, not left to the interface's default (the durable end): the engine adds
-    /// names before its fsync, and a resize or online rebuild must wait for those records (docs/design.md, "Resize").
-    /// </summary>
-    public long AppendedEndPosition => Engine.AppendedEndPosition;
-
-    /// <summary>
-    /// The engine's durable end. Safe for a checkpoint (docs/design.md, "Host contract", step 3) because the engine's
-    /// writer adds each stream name to the filter before the fsync that moves this position past its record.
-    /// </summary>
-    public long SafeCheckpointPosition => Engine.EndPosition;
 
     /// <inheritdoc/>
     public ValueTask ReadAsync(long fromPosition, StreamNameBatch batch, CancellationToken cancellationToken) =>

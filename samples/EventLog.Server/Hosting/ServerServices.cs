@@ -21,7 +21,6 @@ internal static class ServerServices
         services.AddSingleton(settings);
         services.AddSingleton<EngineHandle>();
         services.AddSingleton<IStreamNameLog>(provider => provider.GetRequiredService<EngineHandle>());
-        services.AddSingleton<ICheckpointPositionSource>(provider => provider.GetRequiredService<EngineHandle>());
 
         // 1. Open the engine: the filter reads the log's end when it opens.
         services.AddHostedService<EngineOpener>();

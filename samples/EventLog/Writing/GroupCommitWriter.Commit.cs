@@ -29,9 +29,7 @@ internal sealed partial class GroupCommitWriter
 
             // Into the filter before it is durable, as the host contract allows: a checkpoint only ever claims the
             // durable end, which this record is not past until the fsync below (or a roll inside the Add after it).
-            // Its end is published first, for a resize that starts meanwhile (docs/design.md, "Resize").
-            _buffer.PublishAppendedEnd(append);
-            _versions.Filter?.Add(append.Utf8Name);
+            _versions.Filter?.Add(append.Utf8Name, _buffer.EndAfter(append));
             _buffer.Add(append, current + 1, createdTicks);
             _batchVersions[append.StreamName] = append.LastEventNumber;
         }

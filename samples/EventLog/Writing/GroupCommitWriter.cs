@@ -42,9 +42,6 @@ internal sealed partial class GroupCommitWriter : IAsyncDisposable
     /// <summary>Why the writer stopped taking appends; null while it runs.</summary>
     public Exception? Failure => _failure;
 
-    /// <summary>Just past the last record accepted for writing, durable or not.</summary>
-    public long AppendedEnd => _buffer.AppendedEnd;
-
     /// <summary>Group commits (fsyncs) done.</summary>
     public long Commits => Interlocked.Read(ref _commits);
 

@@ -15,7 +15,6 @@ internal sealed class RecordBuffer
     private readonly int _usualSize;
     private byte[] _bytes;
     private int _count;
-    private long _appendedEnd;
 
     public RecordBuffer(SegmentSet segments, long segmentSize, int usualSize)
     {
@@ -23,20 +22,14 @@ internal sealed class RecordBuffer
         _segmentSize = segmentSize;
         _usualSize = usualSize;
         _bytes = new byte[usualSize];
-        _appendedEnd = segments.WritePosition;
     }
 
-    /// <summary>Just past the last record accepted for writing, durable or not (<see cref="EventFilter.IStreamNameLog.AppendedEndPosition"/>).</summary>
-    public long AppendedEnd => Volatile.Read(ref _appendedEnd);
-
     /// <summary>
-    /// Publishes the end <paramref name="append"/> will have once added. Call it before adding its name to the filter:
-    /// the exchange is a full fence, pairing with the one a filter's resize issues between sending adds to its new file
-    /// and reading this end, so that each name either reaches the new file or lies inside the end the resize waits for.
-    /// A roll does not move positions, so the end is the same whether or not the append starts a new segment.
+    /// The log position just past <paramref name="append"/>'s last record once added: the record end the filter is
+    /// given with its name. A roll does not move positions, so it is the same whether or not the append starts a new
+    /// segment.
     /// </summary>
-    public void PublishAppendedEnd(PendingAppend append) =>
-        Interlocked.Exchange(ref _appendedEnd, _segments.WritePosition + _count + append.RecordBytes);
+    public long EndAfter(PendingAppend append) => _segments.WritePosition + _count + append.RecordBytes;
 
     /// <summary>True when nothing was added since the last commit.</summary>
     public bool IsEmpty { get; private set; } = true;

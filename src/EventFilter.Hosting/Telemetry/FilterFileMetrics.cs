@@ -25,6 +25,7 @@ internal sealed class FilterFileMetrics
     private readonly Counter<long> _truncations;
     private readonly Counter<long> _catchUpRecords;
     private readonly Counter<long> _errors;
+    private readonly Counter<long> _violations;
     private volatile CatchUpProgress? _catchUp;
 
     /// <summary>Creates the instruments on <paramref name="meter"/>, the caller's <c>EventFilter</c> meter (it disposes it).</summary>
@@ -44,6 +45,7 @@ internal sealed class FilterFileMetrics
         _truncations = meter.CreateCounter<long>("eventfilter.truncations", "{truncation}", "Log truncations that moved the checkpoint back.");
         _catchUpRecords = meter.CreateCounter<long>("eventfilter.catch_up.records", "{record}", "Log records read and added by catch-up.");
         _errors = meter.CreateCounter<long>("eventfilter.errors", "{error}", "Failures, tagged eventfilter.operation = open, catch-up or checkpoint.");
+        _violations = meter.CreateCounter<long>("eventfilter.host_contract.violations", "{violation}", "Host calls that broke the host contract, tagged eventfilter.violation = late-add, checkpoint-moved-back or add-after-dispose.");
     }
 
     public void RecordCheckpoint(FlushResult flush)
@@ -73,6 +75,9 @@ internal sealed class FilterFileMetrics
     public void RecordIgnoredCheckpoint() => _ignoredCheckpoints.Add(1);
 
     public void RecordTruncation() => _truncations.Add(1);
+
+    public void RecordViolation(HostContractViolation violation) =>
+        _violations.Add(1, new KeyValuePair<string, object?>("eventfilter.violation", TagValues.Of(violation)));
 
     public void RecordError(string operation) => _errors.Add(1, new KeyValuePair<string, object?>("eventfilter.operation", operation));
 

@@ -78,6 +78,9 @@ internal static partial class Log
     [LoggerMessage(17, LogLevel.Warning, "Stream-existence filter {Path}: shutdown timed out waiting for background work; the file stays mapped and the next start catches up from the last checkpoint", EventName = "StopTimedOut")]
     public static partial void StopTimedOut(ILogger logger, string path);
 
+    [LoggerMessage(23, LogLevel.Error, "Stream-existence filter {Path}: the host broke the host contract ({Violation}): {Detail} Further {Violation} violations are counted in eventfilter.host_contract.violations, not logged.", EventName = "HostContractViolated")]
+    public static partial void HostContractViolated(ILogger logger, string path, string violation, string detail);
+
     [LoggerMessage(18, LogLevel.Debug, "Stream-existence filter statistics: {FillRatio:P2} of bits set, about {EstimatedNames:N0} names, estimated false-positive rate {FalsePositiveRate:P3}, {AllOnesLines} all-ones lines", EventName = "Statistics")]
     public static partial void Statistics(ILogger logger, double fillRatio, double estimatedNames, double falsePositiveRate, long allOnesLines);
 }

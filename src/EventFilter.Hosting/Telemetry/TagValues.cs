@@ -15,6 +15,14 @@ internal static class TagValues
 
     public const string Completed = "completed";
 
+    public static string Of(HostContractViolation violation) => violation switch
+    {
+        HostContractViolation.LateAdd => "late-add",
+        HostContractViolation.CheckpointMovedBack => "checkpoint-moved-back",
+        HostContractViolation.AddAfterDispose => "add-after-dispose",
+        _ => violation.ToString(),
+    };
+
     public static string Of(RebuildReason reason) => reason switch
     {
         RebuildReason.Missing => "missing",

@@ -22,6 +22,7 @@ internal class TelemetryObserver(ILogger logger, FilterFileMetrics metrics, LogL
     private volatile VerificationResult? _verification;
     private volatile CatchUpProgress? _progress;
     private volatile Exception? _backgroundFailure;
+    private int _violationsLogged; // a bit per HostContractViolation: each is logged once, counted always
 
     /// <summary>What verification found when the serving file was last opened.</summary>
     public VerificationResult? LastVerification => _verification;
@@ -120,6 +121,16 @@ internal class TelemetryObserver(ILogger logger, FilterFileMetrics metrics, LogL
     {
         metrics.RecordTruncation();
         Log.Truncated(logger, path, fromPosition, toPosition);
+    }
+
+    public override void HostContractViolated(string path, HostContractViolation violation, string detail)
+    {
+        metrics.RecordViolation(violation);
+        int bit = 1 << (int)violation;
+        if ((Interlocked.Or(ref _violationsLogged, bit) & bit) == 0)
+        {
+            Log.HostContractViolated(logger, path, TagValues.Of(violation), detail);
+        }
     }
 
     public override void BackgroundWorkFailed(string path, Exception error)

@@ -69,9 +69,40 @@ internal sealed unsafe class BloomLines
             return false;
         }
 
-        SetBits(line, words, (uint)hash);
+        SetBits(line, words, (uint)hash, 0);
         return true;
     }
+
+    /// <summary>
+    /// <see cref="Add(ulong)"/> for a host's add of a log record ending at <paramref name="recordEnd"/>: the end is kept
+    /// in the line's stripe too (<see cref="HighestRecordEnd"/>), before the caller looks for a file being built
+    /// beside this one (docs/design.md, "Host contract"). A known key still raises the end, taking the stripe only
+    /// when it must.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public bool Add(ulong hash, long recordEnd)
+    {
+        uint line = Probes.Line(hash, _lineCount);
+        ulong* words = (ulong*)(_lines + ((ulong)line << 6));
+        if (AllBitsSet(words, (uint)hash))
+        {
+            if (recordEnd > _locks.RecordEnd(line))
+            {
+                RaiseRecordEnd(line, recordEnd);
+            }
+
+            return false;
+        }
+
+        SetBits(line, words, (uint)hash, recordEnd);
+        return true;
+    }
+
+    /// <summary>The highest record end a host add has brought through any stripe (capped by <see cref="CapRecordEnds"/>).</summary>
+    public long HighestRecordEnd() => _locks.HighestRecordEnd();
+
+    /// <summary>The log was cut at <paramref name="position"/>: no record past it will become durable.</summary>
+    public void CapRecordEnds(long position) => _locks.CapRecordEnds(position);
 
     /// <summary>Hashes are ready; prefetch each line a little ahead of probing it, so misses overlap.</summary>
     public void MightExistBatch(ReadOnlySpan<ulong> hashes, Span<bool> results)
@@ -146,7 +177,7 @@ internal sealed unsafe class BloomLines
             ulong* words = (ulong*)(_lines + ((ulong)line << 6));
             if (!AllBitsSetBranchFree(words, (uint)hash))
             {
-                SetBits(line, words, (uint)hash);
+                SetBits(line, words, (uint)hash, 0);
             }
         }
     }
@@ -207,9 +238,18 @@ internal sealed unsafe class BloomLines
         return true;
     }
 
-    private void SetBits(uint line, ulong* words, uint state)
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void RaiseRecordEnd(uint line, long recordEnd)
     {
         ref int stripe = ref _locks.Enter(line);
+        StripedSpinLock.RaiseRecordEnd(ref stripe, recordEnd);
+        StripedSpinLock.Exit(ref stripe);
+    }
+
+    private void SetBits(uint line, ulong* words, uint state, long recordEnd)
+    {
+        ref int stripe = ref _locks.Enter(line);
+        StripedSpinLock.RaiseRecordEnd(ref stripe, recordEnd);
         uint* checksum = (uint*)((byte*)words + FilterGeometry.BitBytesPerLine);
         uint crc = *checksum;
         for (int i = 0; i < _k; i++)

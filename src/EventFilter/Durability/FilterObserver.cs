@@ -50,6 +50,12 @@ public class FilterObserver
     /// <summary>The host truncated its log and the checkpoint moved back.</summary>
     public virtual void Truncated(string path, long fromPosition, long toPosition) { }
 
+    /// <summary>
+    /// The host broke a rule of the host contract; <paramref name="detail"/> says what it did and what it should do.
+    /// Called for every occurrence (a host can count them); the filter has already made what it could safe.
+    /// </summary>
+    public virtual void HostContractViolated(string path, HostContractViolation violation, string detail) { }
+
     /// <summary>Catch-up or resize failed; the filter stays not ready and answers "maybe".</summary>
     public virtual void BackgroundWorkFailed(string path, Exception error) { }
 }

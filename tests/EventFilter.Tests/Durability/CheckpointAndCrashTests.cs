@@ -180,7 +180,7 @@ public sealed class CheckpointAndCrashTests : IDisposable
         using var filter = new StreamExistenceFilter(Options(_dir, size: 0), log);
         filter.Open();
         await filter.CatchUpAsync(CancellationToken.None);
-        filter.Add("stream-a");
+        filter.Add("stream-a", 1);
         filter.Checkpoint(10);
         Assert.Equal(FilterState.Disabled, filter.State);
         Assert.True(filter.MightExist("stream-b"));

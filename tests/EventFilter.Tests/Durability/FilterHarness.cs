@@ -28,8 +28,7 @@ public static class FilterHarness
     {
         for (int i = from; i < from + count; i++)
         {
-            log.Append(Names.Added(i));
-            filter.Add(Names.Added(i));
+            filter.Add(Names.Added(i), log.Append(Names.Added(i)));
         }
     }
 

@@ -22,6 +22,8 @@ public sealed class RecordingObserver : FilterObserver
 
     public string? JournalDamage { get; private set; }
 
+    public List<(HostContractViolation Violation, string Detail)> Violations { get; } = [];
+
     public int Folds => Volatile.Read(ref _folds);
 
     private int _folds;
@@ -31,6 +33,14 @@ public sealed class RecordingObserver : FilterObserver
     public override void JournalFolded(string path, FlushResult fold) => Interlocked.Increment(ref _folds);
 
     public override void JournalDamaged(string path, string detail) => JournalDamage = detail;
+
+    public override void HostContractViolated(string path, HostContractViolation violation, string detail)
+    {
+        lock (Violations)
+        {
+            Violations.Add((violation, detail));
+        }
+    }
 
     public override void Opened(string path, bool created, VerificationResult verification) => LastVerification = verification;
 

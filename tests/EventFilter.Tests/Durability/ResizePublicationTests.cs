@@ -55,6 +55,26 @@ public sealed class ResizePublicationTests : IDisposable
         Assert.Equal(0, FalseNegatives(filter, Durable));
     }
 
+    [Fact]
+    public async Task Records_cut_before_an_online_rebuild_starts_are_not_waited_for()
+    {
+        // Their adds raised the serving file's record end; the truncation must lower it, or the rebuild would wait for
+        // records that will never be durable (until the log happened to grow past them).
+        var log = new InMemoryStreamLog();
+        using StreamExistenceFilter filter = await OpenReadyAsync(Options(_dir), log);
+        Append(log, filter, 0, Durable);
+        for (int i = Durable; i < Durable + Late; i++)
+        {
+            filter.Add(Names.Added(i), log.AppendPending(Names.Added(i)));
+        }
+
+        log.TruncateTo(Durable);
+        filter.TruncateTo(Durable);
+        await filter.RebuildAsync(CancellationToken.None).WaitAsync(TimeSpan.FromMinutes(1));
+
+        Assert.Equal(0, FalseNegatives(filter, Durable));
+    }
+
     // A filter of 256 KiB checkpointed over the durable records, reopened at 1 MiB (a resize pending), with the late
     // adds made: before the new file exists (so they reach the old one only), their records appended but held back
     // from durability, as a group commit's are between its write and its fsync.
@@ -66,8 +86,7 @@ public sealed class ResizePublicationTests : IDisposable
         Assert.Equal(1 << 18, filter.ServingSizeBytes);
         for (int i = Durable; i < Durable + Late; i++)
         {
-            log.AppendPending(Names.Added(i));
-            filter.Add(Names.Added(i));
+            filter.Add(Names.Added(i), log.AppendPending(Names.Added(i)));
         }
 
         return filter;

@@ -37,9 +37,8 @@ public sealed class ConcurrencyStressTests(ITestOutputHelper output) : IDisposab
                     {
                         lock (appendGate)
                         {
-                            // The host contract: a record is added before any checkpoint can cover it.
-                            log.Append(Names.Added(appended));
-                            filter.Add(Names.Added(appended));
+                            // Added once durable, in log order: a checkpoint claims no more than the adds reached.
+                            filter.Add(Names.Added(appended), log.Append(Names.Added(appended)));
                             Volatile.Write(ref appended, appended + 1);
                         }
                     }

@@ -13,11 +13,8 @@ internal sealed class RecordingFilter : IStreamExistenceFilter
 
     public ConcurrentQueue<long> Truncations { get; } = new();
 
-    /// <summary>When set, read at every add: what a resizing filter would read as the log's appended end then.</summary>
-    public Func<long>? AppendedEnd { get; set; }
-
-    /// <summary>Each name's appended end as read when it was added.</summary>
-    public ConcurrentDictionary<string, long> AppendedEndAtAdd { get; } = new();
+    /// <summary>Each name's record end as given with its last add.</summary>
+    public ConcurrentDictionary<string, long> RecordEnds { get; } = new();
 
     public FilterState State => FilterState.Ready;
 
@@ -31,17 +28,13 @@ internal sealed class RecordingFilter : IStreamExistenceFilter
 
     public bool MightExist(ReadOnlySpan<byte> utf8StreamName) => Added.Contains(Encoding.UTF8.GetString(utf8StreamName));
 
-    public void Add(ReadOnlySpan<char> streamName) => Record(streamName.ToString());
+    public void Add(ReadOnlySpan<char> streamName, long recordEnd) => Record(streamName.ToString(), recordEnd);
 
-    public void Add(ReadOnlySpan<byte> utf8StreamName) => Record(Encoding.UTF8.GetString(utf8StreamName));
+    public void Add(ReadOnlySpan<byte> utf8StreamName, long recordEnd) => Record(Encoding.UTF8.GetString(utf8StreamName), recordEnd);
 
-    private void Record(string name)
+    private void Record(string name, long recordEnd)
     {
-        if (AppendedEnd is { } appendedEnd)
-        {
-            AppendedEndAtAdd[name] = appendedEnd();
-        }
-
+        RecordEnds[name] = recordEnd;
         Added.Add(name);
     }
 

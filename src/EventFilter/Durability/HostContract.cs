@@ -1,0 +1,88 @@
+using System.Runtime.CompilerServices;
+
+namespace EventFilter.Durability;
+
+/// <summary>
+/// The host's side of the host contract as the filter checks it at run time (docs/design.md, "Host contract"): what
+/// a checkpoint may claim, and which host calls broke a rule. Owns the positions below; every write happens under the
+/// filter's checkpoint lock, and adds only read <see cref="_vouchedTo"/> and <see cref="_readEnd"/>.
+/// </summary>
+internal sealed class HostContract(string path, FilterObserver observer)
+{
+    // Everything before it was read from the log into the serving file by a catch-up (or a build's catch-up).
+    private long _readEnd;
+
+    // The highest position a checkpoint claimed on the strength of the host's adds alone (above _readEnd).
+    private long _vouchedTo;
+
+    // The last position the host checkpointed at; only a truncation may lower it.
+    private long _hostPosition;
+
+    /// <summary>
+    /// Reports an add whose record a checkpoint had already claimed without having read it: the claim was made before
+    /// the name was in. A record at or below <see cref="_readEnd"/> was read by a catch-up, so its add is only a repeat.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void CheckAdd(long recordEnd)
+    {
+        if (recordEnd <= Volatile.Read(ref _vouchedTo) && recordEnd > Volatile.Read(ref _readEnd))
+        {
+            LateAdd(recordEnd);
+        }
+    }
+
+    /// <summary>A catch-up has read the log into the serving file up to <paramref name="position"/>.</summary>
+    public void Read(long position) => Volatile.Write(ref _readEnd, position);
+
+    /// <summary>
+    /// The position a ready filter may claim for the host's <paramref name="position"/>: no more than its adds reached
+    /// (<paramref name="highestAddedEnd"/>) or a catch-up read. A host that adds after its fsync, in log order, is
+    /// thereby never claimed ahead of its adds, even when it checkpoints at the log's durable end.
+    /// </summary>
+    public long Claim(long position, long highestAddedEnd)
+    {
+        long claim = Math.Min(position, Math.Max(Volatile.Read(ref _readEnd), highestAddedEnd));
+        if (claim > _vouchedTo)
+        {
+            Volatile.Write(ref _vouchedTo, claim);
+        }
+
+        return claim;
+    }
+
+    /// <summary>
+    /// Notes the host's checkpoint position; true when it is below the previous one with no truncation in between (the
+    /// log went back and the filter was not told), which is reported and must be treated as a truncation.
+    /// </summary>
+    public bool MovedBack(long position)
+    {
+        long previous = _hostPosition;
+        _hostPosition = position;
+        if (position >= previous)
+        {
+            return false;
+        }
+
+        observer.HostContractViolated(path, HostContractViolation.CheckpointMovedBack,
+            $"Checkpoint({position}) came after Checkpoint({previous}) with no TruncateTo in between: when the log is cut, call TruncateTo first. Treated as a truncation to {position}.");
+        return true;
+    }
+
+    /// <summary>The log was cut at <paramref name="position"/>: nothing past it is read, vouched for or checkpointed.</summary>
+    public void Truncated(long position)
+    {
+        Volatile.Write(ref _readEnd, Math.Min(_readEnd, position));
+        Volatile.Write(ref _vouchedTo, Math.Min(_vouchedTo, position));
+        _hostPosition = Math.Min(_hostPosition, position);
+    }
+
+    /// <summary>An add after Dispose: the host did not stop appending first. Its record lies past the last checkpoint unless that one came too early, which <see cref="CheckAdd"/> reports.</summary>
+    public void AddAfterDispose(long recordEnd) =>
+        observer.HostContractViolated(path, HostContractViolation.AddAfterDispose,
+            $"Add for a record ending at {recordEnd} came after Dispose: stop appending before the filter's final checkpoint and Dispose.");
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void LateAdd(long recordEnd) =>
+        observer.HostContractViolated(path, HostContractViolation.LateAdd,
+            $"Add for a record ending at {recordEnd} came after a checkpoint had claimed the log up to {Volatile.Read(ref _vouchedTo)}: checkpoint only at a position every add has reached (adds made after the fsync must come in log order, or register a checkpoint position source).");
+}
