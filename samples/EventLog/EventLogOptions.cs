@@ -1,5 +1,4 @@
 using EventFilter;
-using EventLog.Storage;
 
 namespace EventLog;
 

@@ -1,4 +1,5 @@
 using System.Globalization;
+using EventFilter.Daemon.Formats;
 
 namespace EventFilter.Daemon;
 
@@ -42,7 +43,7 @@ internal sealed record DaemonOptions
     /// </summary>
     public int MaxClients { get; init; } = 1024;
 
-    public string SocketPathOrDefault => SocketPath ?? Path.Combine(DataDirectory, Filters.DataLayout.DefaultSocketFile);
+    public string SocketPathOrDefault => SocketPath ?? Path.Combine(DataDirectory, DataLayout.DefaultSocketFile);
 
     public const string Usage = "usage: eventfilterd [--data DIR] [--socket PATH] [--socket-mode OCTAL] [--port N] [--log-sync always|periodic] [--sync-interval-ms N] [--default-capacity N] [--default-error-rate R] [--max-clients N]";
 

@@ -1,4 +1,5 @@
 using EventFilter.Daemon.Filters;
+using EventFilter.Daemon.Formats;
 using EventFilter.Durability;
 using Microsoft.Extensions.Logging.Abstractions;
 

@@ -1,6 +1,6 @@
 using EventFilter;
 using EventLog.Records;
-using EventLog.Storage;
+using EventFilter.Format;
 using Microsoft.Win32.SafeHandles;
 
 namespace EventLog.Index;

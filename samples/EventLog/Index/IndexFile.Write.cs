@@ -1,7 +1,8 @@
 using EventFilter;
 using EventLog.Records;
 using EventLog.Segments;
-using EventLog.Storage;
+using EventFilter.Format;
+using EventFilter.Storage;
 using Microsoft.Win32.SafeHandles;
 
 namespace EventLog.Index;
@@ -40,7 +41,7 @@ internal sealed partial class IndexFile
             // An index file's filter never changes again: fold, so it lives as one file with no journal beside it.
             filter?.FoldJournal();
             File.Move(temporary, path, overwrite: true);
-            DirectorySync.Sync(directory);
+            DurableDirectory.Sync(directory);
             SafeFileHandle handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.Read | FileShare.Delete);
             return new IndexFile(path, plan.Id, header, handle, blocks, filter);
         }

@@ -1,6 +1,5 @@
 using EventFilter.Statistics;
 using EventFilter;
-using EventLog.Storage;
 
 namespace EventLog.Index;
 

@@ -1,5 +1,5 @@
 using EventFilter;
-using EventLog.Storage;
+using EventFilter.Format;
 using System.Buffers.Binary;
 
 namespace EventLog.Records;

@@ -1,4 +1,4 @@
-using EventLog.Storage;
+using EventFilter.Storage;
 using System.Globalization;
 using Microsoft.Win32.SafeHandles;
 
@@ -56,7 +56,7 @@ internal sealed class SegmentFile : IDisposable
     {
         string path = System.IO.Path.Combine(directory, FileNameFor(start));
         SafeFileHandle handle = File.OpenHandle(path, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.Read);
-        DirectorySync.Sync(directory);
+        DurableDirectory.Sync(directory);
         return new SegmentFile(path, start, handle);
     }
 

@@ -39,7 +39,7 @@ internal static class InspectCommand
     {
         if (!DataDirectoryReport.IsDataDirectory(path))
         {
-            throw new IOException($"'{path}' is a directory but not an eventfilterd data directory (no '{EventFilter.Daemon.Filters.DataLayout.FiltersDirectory}/' or '{EventFilter.Daemon.Filters.DataLayout.LockFile}' in it): give a filter file or a daemon's --data directory.");
+            throw new IOException($"'{path}' is a directory but not an eventfilterd data directory (no '{EventFilter.Daemon.Formats.DataLayout.FiltersDirectory}/' or '{EventFilter.Daemon.Formats.DataLayout.LockFile}' in it): give a filter file or a daemon's --data directory.");
         }
 
         DataDirectoryReport report = await DataDirectoryReport.ReadAsync(console, path, threshold, cancel).ConfigureAwait(false);

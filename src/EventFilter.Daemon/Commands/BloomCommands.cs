@@ -1,4 +1,5 @@
 using EventFilter.Daemon.Filters;
+using EventFilter.Daemon.Formats;
 
 namespace EventFilter.Daemon.Commands;
 

@@ -1,5 +1,6 @@
 using System.IO.Hashing;
 using EventFilter.Daemon.Filters;
+using EventFilter.Daemon.Formats;
 using EventFilter.Daemon.Protocol;
 
 namespace EventFilter.Daemon.Commands;

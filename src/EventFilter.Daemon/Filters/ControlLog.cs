@@ -1,4 +1,5 @@
 using System.IO.MemoryMappedFiles;
+using EventFilter.Daemon.Formats;
 using Microsoft.Win32.SafeHandles;
 
 namespace EventFilter.Daemon.Filters;

@@ -1,3 +1,5 @@
+using EventFilter.Daemon.Formats;
+
 namespace EventFilter.Daemon.Filters;
 
 /// <summary>

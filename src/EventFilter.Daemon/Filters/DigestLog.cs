@@ -1,3 +1,4 @@
+using EventFilter.Daemon.Formats;
 using Microsoft.Win32.SafeHandles;
 
 namespace EventFilter.Daemon.Filters;

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using EventFilter.Daemon.Formats;
 using EventFilter.Durability;
 
 namespace EventFilter.Daemon.Filters;

@@ -1,3 +1,4 @@
+using EventFilter.Daemon.Formats;
 using EventFilter.Daemon.Telemetry;
 using EventFilter.Durability;
 using EventFilter.Storage;

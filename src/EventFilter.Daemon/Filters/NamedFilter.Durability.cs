@@ -1,3 +1,4 @@
+using EventFilter.Daemon.Formats;
 using EventFilter.Storage;
 
 namespace EventFilter.Daemon.Filters;

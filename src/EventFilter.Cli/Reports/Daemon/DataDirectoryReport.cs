@@ -1,6 +1,6 @@
 using EventFilter.Cli.Client;
 using EventFilter.Cli.Output;
-using EventFilter.Daemon.Filters;
+using EventFilter.Daemon.Formats;
 
 namespace EventFilter.Cli.Reports.Daemon;
 

@@ -1,5 +1,5 @@
 using EventFilter.Cli.Output;
-using EventFilter.Daemon.Filters;
+using EventFilter.Daemon.Formats;
 
 namespace EventFilter.Cli.Reports.Daemon;
 

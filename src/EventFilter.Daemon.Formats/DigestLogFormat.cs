@@ -1,24 +1,27 @@
 using System.Buffers.Binary;
 using System.IO.Hashing;
 
-namespace EventFilter.Daemon.Filters;
+namespace EventFilter.Daemon.Formats;
 
 /// <summary>
 /// The bytes of a digest log (docs/daemon.md, "Files"): a 40-byte header, then one 8-byte digest per item, all
 /// little-endian. The header is "EFDIGEST", the version (int32), the expansion (int32), the capacity (int64), the
 /// error rate (float64), non-scaling (int32, 0 or 1) and a CRC-32 of the 36 bytes before it. A position in the log
-/// (what a layer's checkpoint claims) is a byte offset. Compiled into eventfilter as well, for `inspect DIR`.
+/// (what a layer's checkpoint claims) is a byte offset. eventfilterd writes it; <c>eventfilter inspect DIR</c> reads it.
 /// </summary>
-internal static class DigestLogFormat
+public static class DigestLogFormat
 {
+    /// <summary>The length of the header, which holds the filter's <see cref="FilterParameters"/>.</summary>
     public const int HeaderLength = 40;
 
+    /// <summary>The length of one item: its 8-byte digest.</summary>
     public const int RecordLength = sizeof(ulong);
 
     private const int Version = 1;
 
     private static ReadOnlySpan<byte> Magic => "EFDIGEST"u8;
 
+    /// <summary>Writes the header for <paramref name="parameters"/> into the first <see cref="HeaderLength"/> bytes of <paramref name="header"/>.</summary>
     public static void WriteHeader(Span<byte> header, FilterParameters parameters)
     {
         Magic.CopyTo(header);

@@ -1,11 +1,11 @@
-namespace EventFilter.Daemon.Filters;
+namespace EventFilter.Daemon.Formats;
 
 /// <summary>
 /// Filter keys (any bytes) to directory names and back: "k" then the key in lowercase hex. Hex has no separators, dots
 /// or case to fold, so no key can reach outside the data directory or collide with another on a case-insensitive
 /// file system. The prefix keeps the empty key a valid name.
 /// </summary>
-internal static class KeyNames
+public static class KeyNames
 {
     /// <summary>Hex doubles the length; 120 bytes keeps a name well under the usual 255-byte limit.</summary>
     public const int MaxKeyBytes = 120;
@@ -13,6 +13,7 @@ internal static class KeyNames
     /// <summary>The longest directory name: the prefix and two hex digits per byte.</summary>
     public const int MaxNameChars = 1 + (2 * MaxKeyBytes);
 
+    /// <summary>The directory name of <paramref name="key"/>, which must be at most <see cref="MaxKeyBytes"/> long.</summary>
     public static string DirectoryName(ReadOnlySpan<byte> key) => "k" + Convert.ToHexStringLower(key);
 
     /// <summary>Writes the directory name of a key of at most <see cref="MaxKeyBytes"/> into <paramref name="name"/>; returns its length.</summary>

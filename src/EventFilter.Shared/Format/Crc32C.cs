@@ -5,9 +5,10 @@ namespace EventFilter.Format;
 
 /// <summary>
 /// CRC-32C (Castagnoli) over any span, with the usual initial value and final XOR (the check value of "123456789" is
-/// 0xE3069283), for any data: the event log's records and index files use it. <see cref="BitOperations.Crc32C(uint, ulong)"/>
-/// is the SSE4.2 / ARMv8 instruction where there is one. <see cref="LineChecksum"/> is the same CRC run from 0 with no
-/// final XOR (<c>Append(0, bytes 0-59)</c>), unrolled for the fixed 60-byte line on the verification hot path.
+/// 0xE3069283): the filter's journal records, the event log's records and index files. <see cref="BitOperations.Crc32C(uint, ulong)"/>
+/// is the SSE4.2 / ARMv8 instruction where there is one (System.IO.Hashing has no CRC-32C). The filter's
+/// <c>LineChecksum</c> is the same CRC run from 0 with no final XOR (<c>Append(0, bytes 0-59)</c>), unrolled for the
+/// fixed 60-byte line on the verification hot path.
 /// </summary>
 internal static class Crc32C
 {

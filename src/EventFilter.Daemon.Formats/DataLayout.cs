@@ -1,10 +1,12 @@
-namespace EventFilter.Daemon.Filters;
+using System.Collections.Immutable;
+
+namespace EventFilter.Daemon.Formats;
 
 /// <summary>
-/// The names in a daemon's data directory (docs/daemon.md, "Files"). Compiled into eventfilter as well, whose
-/// `inspect DIR` reads a data directory offline without the daemon's program.
+/// The names in a daemon's data directory (docs/daemon.md, "Files"): eventfilterd makes them, and
+/// <c>eventfilter inspect DIR</c> reads a data directory by them offline, without the daemon's program.
 /// </summary>
-internal static class DataLayout
+public static class DataLayout
 {
     /// <summary>Held (flock) while a daemon runs on the directory.</summary>
     public const string LockFile = "eventfilterd.lock";
@@ -12,8 +14,8 @@ internal static class DataLayout
     /// <summary>The socket's default place, in the data directory.</summary>
     public const string DefaultSocketFile = "eventfilterd.sock";
 
-    /// <summary>The two <see cref="ControlLogFormat"/> files that take turns recording creates and drops (ControlLog).</summary>
-    public static readonly string[] ControlLogFiles = ["control-0.log", "control-1.log"];
+    /// <summary>The two <see cref="ControlLogFormat"/> files that take turns recording creates and drops.</summary>
+    public static readonly ImmutableArray<string> ControlLogFiles = ["control-0.log", "control-1.log"];
 
     /// <summary>One directory per filter in here, named by <see cref="KeyNames"/>.</summary>
     public const string FiltersDirectory = "filters";

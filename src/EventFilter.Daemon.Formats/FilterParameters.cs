@@ -1,14 +1,15 @@
-using EventFilter.Format;
-using EventFilter.Statistics;
-
-namespace EventFilter.Daemon.Filters;
+namespace EventFilter.Daemon.Formats;
 
 /// <summary>
 /// What BF.RESERVE fixes for a filter's life: the first layer's capacity and error rate, and how it scales. Layer i
 /// holds capacity * expansion^i items at error_rate * 0.5^i, as RedisBloom's scaling filters do, so the whole chain
-/// stays below twice the requested rate.
+/// stays below twice the requested rate. A filter's digest log starts with them (<see cref="DigestLogFormat"/>).
 /// </summary>
-internal readonly record struct FilterParameters(long Capacity, double ErrorRate, int Expansion, bool NonScaling)
+/// <param name="Capacity">The items the first layer holds at <paramref name="ErrorRate"/>.</param>
+/// <param name="ErrorRate">The first layer's false-positive rate at <paramref name="Capacity"/> items, in (0, 1).</param>
+/// <param name="Expansion">How many times the previous layer's capacity each new layer holds.</param>
+/// <param name="NonScaling">True when the filter refuses adds past its first layer instead of growing a new one.</param>
+public readonly record struct FilterParameters(long Capacity, double ErrorRate, int Expansion, bool NonScaling)
 {
     /// <summary>RedisBloom's tightening ratio: each new layer halves the error rate.</summary>
     public const double TighteningRatio = 0.5;
@@ -19,12 +20,14 @@ internal readonly record struct FilterParameters(long Capacity, double ErrorRate
     /// <summary>Layers a scaling filter may grow to; RedisBloom's limit is similar.</summary>
     public const int MaxLayers = 32;
 
+    /// <summary>The items layer <paramref name="layer"/> holds: capacity * expansion^layer, capped at <c>long.MaxValue / 2</c>.</summary>
     public long LayerCapacity(int layer)
     {
         double capacity = Capacity * Math.Pow(Expansion, layer);
         return capacity >= long.MaxValue / 2 ? long.MaxValue / 2 : (long)capacity;
     }
 
+    /// <summary>Layer <paramref name="layer"/>'s false-positive rate at its capacity: error_rate * 0.5^layer.</summary>
     public double LayerErrorRate(int layer) => ErrorRate * Math.Pow(TighteningRatio, layer);
 
     /// <summary>The index of the first item layer <paramref name="layer"/> holds.</summary>

@@ -2,17 +2,23 @@ using System.Buffers.Binary;
 using System.IO.Hashing;
 using System.Text;
 
-namespace EventFilter.Daemon.Filters;
+namespace EventFilter.Daemon.Formats;
 
 /// <summary>What a control-log record says happened to a filter's name.</summary>
-internal enum ControlAction : byte
+public enum ControlAction : byte
 {
+    /// <summary>The filter was created with the record's <see cref="ControlRecord.Parameters"/>.</summary>
     Create = 1,
+
+    /// <summary>The filter was dropped; the record carries no parameters.</summary>
     Drop = 2,
 }
 
 /// <summary>One record of the control log: a create (with the filter's parameters) or a drop of the directory name.</summary>
-internal readonly record struct ControlRecord(ControlAction Action, string Name, FilterParameters Parameters);
+/// <param name="Action">What happened to the filter.</param>
+/// <param name="Name">The filter's directory name (<see cref="KeyNames.DirectoryName"/>).</param>
+/// <param name="Parameters">For a create, the filter's parameters; for a drop, <c>default</c>.</param>
+public readonly record struct ControlRecord(ControlAction Action, string Name, FilterParameters Parameters);
 
 /// <summary>
 /// The bytes of <c>control.log</c> (docs/daemon.md, "Files"), all little-endian. A 16-byte header: "EFCONTRL", the
@@ -20,10 +26,11 @@ internal readonly record struct ControlRecord(ControlAction Action, string Name,
 /// the name (ASCII, a <see cref="KeyNames"/> directory name), for a create the 40-byte digest-log header its filter's
 /// log will start with (<see cref="DigestLogFormat"/>), and a CRC-32 of the epoch's 4 bytes followed by the record's
 /// bytes before the CRC. Mixing in the epoch makes a record left over from before the last reset fail its checksum, so
-/// reading stops there as it stops at a torn record. Compiled into eventfilter as well, for `inspect DIR`.
+/// reading stops there as it stops at a torn record. eventfilterd writes it; <c>eventfilter inspect DIR</c> reads it.
 /// </summary>
-internal static class ControlLogFormat
+public static class ControlLogFormat
 {
+    /// <summary>The length of the header: magic, epoch and checksum.</summary>
     public const int HeaderLength = 16;
 
     /// <summary>The longest record: a create of the longest name.</summary>
@@ -31,6 +38,7 @@ internal static class ControlLogFormat
 
     private static ReadOnlySpan<byte> Magic => "EFCONTRL"u8;
 
+    /// <summary>Writes the header of a file of <paramref name="epoch"/> into the first <see cref="HeaderLength"/> bytes of <paramref name="header"/>.</summary>
     public static void WriteHeader(Span<byte> header, uint epoch)
     {
         Magic.CopyTo(header);
