@@ -70,7 +70,11 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
     public void Add(ReadOnlySpan<char> streamName, long recordEnd)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(recordEnd);
-        _contract.CheckAdd(recordEnd);
+        if (_contract.IsLate(recordEnd))
+        {
+            LateAdd(recordEnd);
+        }
+
         CheckpointedFilter? serving = _serving;
         if (serving is null)
         {
@@ -96,7 +100,11 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
     public void Add(ReadOnlySpan<byte> utf8StreamName, long recordEnd)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(recordEnd);
-        _contract.CheckAdd(recordEnd);
+        if (_contract.IsLate(recordEnd))
+        {
+            LateAdd(recordEnd);
+        }
+
         CheckpointedFilter? serving = _serving;
         if (serving is null)
         {
@@ -159,6 +167,18 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
             // What was added past the cut will never be durable: a later resize must not wait for it.
             file?.File.CapRecordEnds(position);
             file?.RewindTo(position);
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void LateAdd(long recordEnd)
+    {
+        if (_contract.ReportLateAdd(recordEnd, _log.EndPosition) is { } cutAt)
+        {
+            lock (_checkpointGate)
+            {
+                TruncateLocked(cutAt);
+            }
         }
     }
 

@@ -111,7 +111,7 @@ public sealed class MetricsTests : IDisposable
         filter.Checkpoint(100);
         filter.Checkpoint(40);
 
-        Assert.Equal(2, metrics.Sum("eventfilter.host_contract.violations", "checkpoint-moved-back"));
+        Assert.Equal(2, metrics.Sum("eventfilter.host_contract.violations", "truncation-not-reported"));
         FakeLogRecord logged = Assert.Single(_logs.GetSnapshot(), r => r.Id.Id == 23);
         Assert.Equal(LogLevel.Error, logged.Level);
         Assert.Equal("HostContractViolated", logged.Id.Name);

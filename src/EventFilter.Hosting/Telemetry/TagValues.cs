@@ -18,7 +18,7 @@ internal static class TagValues
     public static string Of(HostContractViolation violation) => violation switch
     {
         HostContractViolation.LateAdd => "late-add",
-        HostContractViolation.CheckpointMovedBack => "checkpoint-moved-back",
+        HostContractViolation.TruncationNotReported => "truncation-not-reported",
         HostContractViolation.AddAfterDispose => "add-after-dispose",
         _ => violation.ToString(),
     };

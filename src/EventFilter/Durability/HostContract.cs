@@ -19,17 +19,12 @@ internal sealed class HostContract(string path, FilterObserver observer)
     private long _hostPosition;
 
     /// <summary>
-    /// Reports an add whose record a checkpoint had already claimed without having read it: the claim was made before
-    /// the name was in. A record at or below <see cref="_readEnd"/> was read by a catch-up, so its add is only a repeat.
+    /// True when an add's record was already claimed by a checkpoint that had not read it: the claim was made before
+    /// the name was in (<see cref="ReportLateAdd"/> says why). A record at or below <see cref="_readEnd"/> was read by
+    /// a catch-up, so its add is only a repeat.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void CheckAdd(long recordEnd)
-    {
-        if (recordEnd <= Volatile.Read(ref _vouchedTo) && recordEnd > Volatile.Read(ref _readEnd))
-        {
-            LateAdd(recordEnd);
-        }
-    }
+    public bool IsLate(long recordEnd) => recordEnd <= Volatile.Read(ref _vouchedTo) && recordEnd > Volatile.Read(ref _readEnd);
 
     /// <summary>A catch-up has read the log into the serving file up to <paramref name="position"/>.</summary>
     public void Read(long position) => Volatile.Write(ref _readEnd, position);
@@ -63,7 +58,7 @@ internal sealed class HostContract(string path, FilterObserver observer)
             return false;
         }
 
-        observer.HostContractViolated(path, HostContractViolation.CheckpointMovedBack,
+        observer.HostContractViolated(path, HostContractViolation.TruncationNotReported,
             $"Checkpoint({position}) came after Checkpoint({previous}) with no TruncateTo in between: when the log is cut, call TruncateTo first. Treated as a truncation to {position}.");
         return true;
     }
@@ -76,13 +71,28 @@ internal sealed class HostContract(string path, FilterObserver observer)
         _hostPosition = Math.Min(_hostPosition, position);
     }
 
-    /// <summary>An add after Dispose: the host did not stop appending first. Its record lies past the last checkpoint unless that one came too early, which <see cref="CheckAdd"/> reports.</summary>
+    /// <summary>An add after Dispose: the host did not stop appending first. Its record lies past the last checkpoint unless that one came too early, which <see cref="IsLate"/> reports.</summary>
     public void AddAfterDispose(long recordEnd) =>
         observer.HostContractViolated(path, HostContractViolation.AddAfterDispose,
             $"Add for a record ending at {recordEnd} came after Dispose: stop appending before the filter's final checkpoint and Dispose.");
 
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private void LateAdd(long recordEnd) =>
+    /// <summary>
+    /// Reports a late add. When the log's durable end is below the claim, the log was cut without the filter being told
+    /// and this is a new record in the cut range: returns the end to truncate to. Otherwise the host checkpointed
+    /// before adding: returns null.
+    /// </summary>
+    public long? ReportLateAdd(long recordEnd, long logEnd)
+    {
+        long vouchedTo = Volatile.Read(ref _vouchedTo);
+        if (logEnd < vouchedTo)
+        {
+            observer.HostContractViolated(path, HostContractViolation.TruncationNotReported,
+                $"Add for a record ending at {recordEnd} came while the log's durable end ({logEnd}) is below the position a checkpoint claimed ({vouchedTo}): the log was cut and the filter was not told. Call TruncateTo when the log is cut, before adding records past the cut. Treated as a truncation to {logEnd}.");
+            return logEnd;
+        }
+
         observer.HostContractViolated(path, HostContractViolation.LateAdd,
-            $"Add for a record ending at {recordEnd} came after a checkpoint had claimed the log up to {Volatile.Read(ref _vouchedTo)}: checkpoint only at a position every add has reached (adds made after the fsync must come in log order, or register a checkpoint position source).");
+            $"Add for a record ending at {recordEnd} came after a checkpoint had claimed the log up to {vouchedTo}: checkpoint only at a position every add has reached (adds made after the fsync must come in log order, or register a checkpoint position source).");
+        return null;
+    }
 }

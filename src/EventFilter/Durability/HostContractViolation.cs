@@ -14,10 +14,11 @@ public enum HostContractViolation
     LateAdd,
 
     /// <summary>
-    /// <c>Checkpoint</c> was given a position below an earlier one with no <c>TruncateTo</c> in between: the log went
-    /// back without the filter being told. The filter treats it as a truncation there.
+    /// The log went back without <c>TruncateTo</c>: <c>Checkpoint</c> was given a position below an earlier one, or an
+    /// add came for a record below a position a checkpoint claimed while the log's durable end is now below that claim.
+    /// The filter treats it as a truncation there.
     /// </summary>
-    CheckpointMovedBack,
+    TruncationNotReported,
 
     /// <summary><c>Add</c> came after <c>Dispose</c>: the host did not stop appending before it closed the filter.</summary>
     AddAfterDispose,

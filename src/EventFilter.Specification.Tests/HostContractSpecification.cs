@@ -1,0 +1,233 @@
+using System.Collections.Concurrent;
+using Xunit;
+using Xunit.Sdk;
+
+namespace EventFilter.Specification;
+
+/// <summary>
+/// Specification tests for a host of the stream-existence filter (docs/design.md, "Host contract"). Inherit it in
+/// your test project, start your host in <see cref="StartHostAsync"/> (over your log, adding to the filter it is
+/// given), cut your stopped log in <see cref="CutLogAsync"/>, and every test below runs against your host: concurrent
+/// appends, checkpoints while appending, a resize and an online rebuild racing an append whose record is not yet
+/// durable to the filter, a cut log, a reopen after an unclean stop and a clean stop. A failure names the rule broken.
+/// The kit plays the hosting package's part: it opens the filter after your host starts, catches it up, checkpoints
+/// it at your log's durable end and closes it after your host stops.
+/// </summary>
+public abstract class HostContractSpecification : IDisposable
+{
+    private const long SmallSize = 256 * 1024;
+    private const long LargeSize = 1024 * 1024;
+    private readonly string _root = Directory.CreateTempSubdirectory("eventfilter-specification-").FullName;
+    private readonly ConcurrentQueue<(string Stream, long RecordEnd)> _adds = new();
+
+    /// <summary>Appending tasks at once.</summary>
+    protected virtual int Appenders => 4;
+
+    /// <summary>Streams appended per step of a test (each append is one record of a new stream).</summary>
+    protected virtual int AppendsPerStep => 200;
+
+    private string HostDirectory => Path.Combine(_root, "host");
+
+    private string FilterDirectory => Path.Combine(_root, "filter");
+
+    /// <summary>
+    /// Starts (or, after a stop, restarts) the host over its data in <paramref name="directory"/>, adding every record
+    /// it appends to <paramref name="filter"/>. The filter is opened once this returns, before the first append.
+    /// </summary>
+    protected abstract Task<IHostUnderTest> StartHostAsync(string directory, IStreamExistenceFilter filter);
+
+    /// <summary>
+    /// Cuts the log of the stopped host in <paramref name="directory"/> back to <paramref name="position"/> (a record
+    /// boundary), as a lost tail leaves it: the next start finds the log that long.
+    /// </summary>
+    protected abstract Task CutLogAsync(string directory, long position);
+
+    /// <summary>Rule 2: appends from several tasks at once each add their stream, with the end of their record as the log reports it.</summary>
+    [Fact]
+    public async Task Concurrent_appends_add_every_record_with_its_end()
+    {
+        KitRun run = await StartAsync(SmallSize);
+        IReadOnlyList<string> streams = await run.AppendAsync("concurrent", Appenders, AppendsPerStep);
+
+        await HostAssert.EndsMatchTheLogAsync(run);
+        HostAssert.EveryStreamFound(run, streams, "after concurrent appends");
+        await run.StopAsync();
+        HostAssert.Clean(run);
+    }
+
+    /// <summary>Rule 3: checkpoints at the log's durable end taken while appends run claim no name not yet added; a crash right after loses nothing.</summary>
+    [Fact]
+    public async Task Checkpoints_while_appending_claim_only_what_the_adds_reached()
+    {
+        KitRun run = await StartAsync(SmallSize);
+        using var appending = new CancellationTokenSource();
+        Task<IReadOnlyList<string>> appends = run.AppendAsync("checkpointed", Appenders, AppendsPerStep);
+        while (!appends.IsCompleted)
+        {
+            run.Checkpoint();
+            await Task.Yield();
+        }
+
+        IReadOnlyList<string> streams = await appends;
+        run.Checkpoint();
+        await run.CrashAsync();
+        HostAssert.Clean(run);
+
+        KitRun reopened = await StartAsync(SmallSize);
+        HostAssert.EveryStreamFound(reopened, streams, "after checkpoints taken while appending and a crash");
+        await reopened.StopAsync();
+        HostAssert.Clean(reopened);
+    }
+
+    /// <summary>Rule 2: a resize while appends run, raced by an add whose record is not yet durable to the filter when the new file is published, loses nothing.</summary>
+    [Fact]
+    public async Task A_resize_while_appending_loses_no_stream()
+    {
+        KitRun run = await StartAsync(SmallSize);
+        IReadOnlyList<string> before = await run.AppendAsync("before-resize", Appenders, AppendsPerStep);
+        Task<IReadOnlyList<string>> during = run.AppendAsync("during-resize", 1, AppendsPerStep);
+
+        // The new size serves from the old file until its build has caught up (docs/design.md, "Resize").
+        run.ReopenAt(LargeSize);
+        await RaceAnAddWithTheBuildAsync(run, "resize", build: () =>
+        {
+            run.StartCatchUp();
+            return run.Observer.Resized.Task;
+        });
+
+        HostAssert.EveryStreamFound(run, [.. before, .. await during], "after a resize raced by appends");
+        Assert.True(run.Inner.ServingSizeBytes == LargeSize, "The resize did not complete.");
+        await run.StopAsync();
+        HostAssert.Clean(run);
+    }
+
+    /// <summary>Rule 2: an online rebuild while appends run, raced as the resize is, loses nothing.</summary>
+    [Fact]
+    public async Task An_online_rebuild_while_appending_loses_no_stream()
+    {
+        KitRun run = await StartAsync(LargeSize);
+        IReadOnlyList<string> before = await run.AppendAsync("before-rebuild", Appenders, AppendsPerStep);
+        Task<IReadOnlyList<string>> during = run.AppendAsync("during-rebuild", 1, AppendsPerStep);
+
+        await RaceAnAddWithTheBuildAsync(run, "online rebuild", build: () => run.Inner.RebuildAsync(CancellationToken.None));
+
+        HostAssert.EveryStreamFound(run, [.. before, .. await during], "after an online rebuild raced by appends");
+        await run.StopAsync();
+        HostAssert.Clean(run);
+    }
+
+    /// <summary>Rule 4: a log cut while stopped (and while running, if the host ever cuts a running log) loses no stream acknowledged before the cut point or after the cut.</summary>
+    [Fact]
+    public async Task A_cut_log_loses_no_acknowledged_stream()
+    {
+        KitRun run = await StartAsync(SmallSize);
+        IReadOnlyList<string> first = await run.AppendAsync("before-cut", 1, AppendsPerStep);
+        IReadOnlyList<(string Stream, long End)> records = await HostAssert.RecordsAsync(run.Host.Log);
+        await run.StopAsync();
+        HostAssert.Clean(run);
+
+        // Cut while stopped, mid-way: the filter's checkpoint now claims more log than there is.
+        (string _, long cutAt) = records[records.Count / 2];
+        await CutLogAsync(HostDirectory, cutAt);
+        run = await StartAsync(SmallSize);
+        IReadOnlyList<string> kept = [.. records.Take((records.Count / 2) + 1).Select(r => r.Stream)];
+        IReadOnlyList<string> after = await run.AppendAsync("after-cut", Appenders, AppendsPerStep);
+        run.Checkpoint();
+
+        // Cut while running, if the host ever does that: it must tell the filter.
+        IReadOnlyList<string> afterLiveCut = [];
+        IReadOnlyList<(string Stream, long End)> now = await HostAssert.RecordsAsync(run.Host.Log);
+        if (await run.Host.TryCutLogAsync(now[^(AppendsPerStep / 2)].End))
+        {
+            after = [.. now.Take(now.Count - (AppendsPerStep / 2) + 1).Select(r => r.Stream).Where(s => s.StartsWith("after-cut", StringComparison.Ordinal))];
+            afterLiveCut = await run.AppendAsync("after-live-cut", Appenders, AppendsPerStep);
+            run.Checkpoint();
+        }
+
+        await run.CrashAsync();
+        HostAssert.Clean(run);
+        KitRun reopened = await StartAsync(SmallSize);
+        HostAssert.EveryStreamFound(reopened, [.. kept, .. after, .. afterLiveCut], "after the log was cut and the host crashed");
+        await reopened.StopAsync();
+        HostAssert.Clean(reopened);
+        Assert.NotEmpty(first);
+    }
+
+    /// <summary>Rules 2 and 3 and the log: after a crash, the filter reopened from its last checkpoint and caught up from the host's log finds every acknowledged stream.</summary>
+    [Fact]
+    public async Task A_reopen_after_an_unclean_stop_finds_every_acknowledged_stream()
+    {
+        KitRun run = await StartAsync(SmallSize);
+        IReadOnlyList<string> checkpointed = await run.AppendAsync("checkpointed", Appenders, AppendsPerStep);
+        run.Checkpoint();
+        IReadOnlyList<string> unCheckpointed = await run.AppendAsync("not-checkpointed", Appenders, AppendsPerStep);
+        await run.CrashAsync();
+        HostAssert.Clean(run);
+
+        KitRun reopened = await StartAsync(SmallSize);
+        HostAssert.EveryStreamFound(reopened, [.. checkpointed, .. unCheckpointed], "after a crash and a reopen");
+        await reopened.StopAsync();
+        HostAssert.Clean(reopened);
+    }
+
+    /// <summary>Rule 5: once the host has stopped, with appends in flight when it was asked to, nothing is added to the closed filter.</summary>
+    [Fact]
+    public async Task A_clean_stop_adds_nothing_after_the_filter_closes()
+    {
+        KitRun run = await StartAsync(SmallSize);
+        Task[] inFlight = [.. Enumerable.Range(0, AppendsPerStep / 4).Select(i => run.Host.AppendAsync($"stopping-{i}", CancellationToken.None))];
+        await run.StopAsync();
+        foreach (Task append in inFlight)
+        {
+            // Each one completes or is refused once the host stops; either way, nothing may reach the closed filter.
+            await Task.WhenAny(append).WaitAsync(KitRun.Patience);
+        }
+
+        HostAssert.Clean(run);
+    }
+
+    /// <inheritdoc/>
+    public void Dispose()
+    {
+        Dispose(true);
+        GC.SuppressFinalize(this);
+    }
+
+    /// <summary>Deletes the test's directories.</summary>
+    protected virtual void Dispose(bool disposing)
+    {
+        try
+        {
+            Directory.Delete(_root, recursive: true);
+        }
+        catch (IOException)
+        {
+            // A failed test may still hold a file open; a leftover temporary directory is harmless.
+        }
+    }
+
+    private Task<KitRun> StartAsync(long sizeBytes) => KitRun.StartAsync(StartHostAsync, HostDirectory, FilterDirectory, sizeBytes, _adds);
+
+    // The race of docs/design.md, "Resize", step 2: hold the filter's view of the log, append one stream (durable to
+    // the host, not yet to the filter, and added before the build exists), start the build, and release the log only
+    // once the build's catch-up has read everything visible. The build must not swap in before it has read that record.
+    private static async Task RaceAnAddWithTheBuildAsync(KitRun run, string what, Func<Task> build)
+    {
+        long heldAt = run.Log.Hold();
+        string held = $"held-during-{what.Replace(' ', '-')}";
+        await run.Host.AppendAsync(held, CancellationToken.None).WaitAsync(KitRun.Patience);
+        Task readTheHeldEnd = run.Observer.WhenCheckpointed(run.BuildPath, heldAt);
+        Task built = build();
+        await Task.WhenAny(readTheHeldEnd, built).WaitAsync(KitRun.Patience);
+        bool swappedWhileHeld = built.IsCompleted;
+        run.Log.Release();
+        await built.WaitAsync(KitRun.Patience);
+        if (swappedWhileHeld && !run.Filter.MightExist(held))
+        {
+            long given = run.Filter.Adds.Where(a => a.Stream == held).Select(a => a.RecordEnd).DefaultIfEmpty(-1).Max();
+            throw new XunitException($"{HostContractRules.Rule2}: the {what} swapped in its new file before the record of '{held}' was durable to the filter, and lost it: the record end given with its add ({given}) did not reach past the log's durable end ({heldAt}), so the build did not wait for it. Give each add the position just past its record.");
+        }
+
+        HostAssert.EveryStreamFound(run, [held], $"after an {what} that an append raced");
+    }
+}

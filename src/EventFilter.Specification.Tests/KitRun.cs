@@ -1,0 +1,156 @@
+using System.Collections.Concurrent;
+
+namespace EventFilter.Specification;
+
+/// <summary>
+/// One life of the host under test and its filter, which the kit opens, catches up, checkpoints, resizes, stops or
+/// crashes as the hosting package would, over the host's log behind a <see cref="HeldLog"/>.
+/// </summary>
+internal sealed class KitRun
+{
+    public static readonly TimeSpan Patience = TimeSpan.FromMinutes(2);
+
+    private readonly string _filterDirectory;
+    private CancellationTokenSource _stopping = new();
+    private StreamExistenceFilter _inner;
+
+    private KitRun(IHostUnderTest host, FilterUnderTest filter, HeldLog log, KitObserver observer, string filterDirectory, StreamExistenceFilter inner)
+    {
+        Host = host;
+        Filter = filter;
+        Log = log;
+        Observer = observer;
+        _filterDirectory = filterDirectory;
+        _inner = inner;
+    }
+
+    public IHostUnderTest Host { get; }
+
+    /// <summary>What the host adds to, and what the kit asks.</summary>
+    public FilterUnderTest Filter { get; }
+
+    public HeldLog Log { get; }
+
+    public KitObserver Observer { get; }
+
+    public StreamExistenceFilter Inner => _inner;
+
+    public Task CatchUp { get; private set; } = Task.CompletedTask;
+
+    /// <summary>The path of the file a resize or an online rebuild builds beside the serving one (docs/operations.md).</summary>
+    public string BuildPath => Options(0).FilterPath + ".resize";
+
+    /// <summary>
+    /// Starts the host, then opens the filter over its log (the filter reads the log's end as it opens) and puts it
+    /// behind the host's calls; with <paramref name="catchUp"/>, runs the catch-up and waits until ready.
+    /// </summary>
+    public static async Task<KitRun> StartAsync(
+        Func<string, IStreamExistenceFilter, Task<IHostUnderTest>> startHost, string hostDirectory, string filterDirectory, long sizeBytes,
+        ConcurrentQueue<(string Stream, long RecordEnd)> adds, bool catchUp = true)
+    {
+        var filter = new FilterUnderTest(adds);
+        IHostUnderTest host;
+        try
+        {
+            host = await startHost(hostDirectory, filter).ConfigureAwait(false);
+        }
+        catch (InvalidOperationException) when (filter.AddedBeforeOpen is { } early)
+        {
+            throw new Xunit.Sdk.XunitException($"{HostContractRules.Rule1}: the host added '{early}' while it started, before its filter was opened. Start appending only once the filter's Open() has returned (with the hosting package: register the filter before the services that append).");
+        }
+
+        var log = new HeldLog(host.Log);
+        var observer = new KitObserver();
+        StreamExistenceFilter inner = OpenFilter(filterDirectory, sizeBytes, log, observer);
+        filter.Attach(inner);
+        var run = new KitRun(host, filter, log, observer, filterDirectory, inner);
+        if (catchUp)
+        {
+            run.StartCatchUp();
+            await run.Inner.WhenReady.WaitAsync(Patience).ConfigureAwait(false);
+        }
+
+        return run;
+    }
+
+    public void StartCatchUp() => CatchUp = _inner.CatchUpAsync(_stopping.Token);
+
+    /// <summary>What the hosting package does on its timer: a checkpoint at the log's durable end.</summary>
+    public void Checkpoint() => _inner.Checkpoint(Log.EndPosition);
+
+    /// <summary>
+    /// Closes the filter cleanly and opens it again at <paramref name="sizeBytes"/> while the host goes on: a resize.
+    /// The host's adds wait meanwhile. The catch-up (and the build of the new size) starts with <see cref="StartCatchUp"/>.
+    /// </summary>
+    public void ReopenAt(long sizeBytes) => Filter.Swap(() =>
+    {
+        StopFilter(checkpoint: true);
+        _stopping = new CancellationTokenSource();
+        _inner = OpenFilter(_filterDirectory, sizeBytes, Log, Observer);
+        Filter.Attach(_inner);
+    });
+
+    /// <summary>The host stops first (it must stop appending), then the filter takes its final checkpoint and closes.</summary>
+    public async Task StopAsync()
+    {
+        await Host.DisposeAsync().ConfigureAwait(false);
+        StopFilter(checkpoint: true);
+    }
+
+    /// <summary>A crash: nothing the host does reaches the filter any more, which closes without a checkpoint.</summary>
+    public async Task CrashAsync()
+    {
+        Filter.Crash();
+        StopFilter(checkpoint: false);
+        await Host.DisposeAsync().ConfigureAwait(false);
+    }
+
+    /// <summary>Appends <paramref name="count"/> new streams from <paramref name="appenders"/> tasks; returns their names.</summary>
+    public async Task<IReadOnlyList<string>> AppendAsync(string prefix, int appenders, int count)
+    {
+        var acknowledged = new ConcurrentQueue<string>();
+        int next = -1;
+        await Task.WhenAll(Enumerable.Range(0, appenders).Select(_ => Task.Run(async () =>
+        {
+            for (int i = Interlocked.Increment(ref next); i < count; i = Interlocked.Increment(ref next))
+            {
+                string stream = $"{prefix}-{i}";
+                await Host.AppendAsync(stream, CancellationToken.None).ConfigureAwait(false);
+                acknowledged.Enqueue(stream);
+            }
+        }))).WaitAsync(Patience).ConfigureAwait(false);
+        return [.. acknowledged];
+    }
+
+    private void StopFilter(bool checkpoint)
+    {
+        _stopping.Cancel();
+        try
+        {
+            CatchUp.Wait(Patience);
+        }
+        catch (AggregateException)
+        {
+            // Cancelled, or failed: a failure is in Observer.Failures, which every test checks.
+        }
+
+        if (checkpoint)
+        {
+            _inner.Checkpoint(Log.EndPosition);
+        }
+
+        _inner.Dispose();
+    }
+
+    private static StreamExistenceFilter OpenFilter(string directory, long sizeBytes, HeldLog log, KitObserver observer)
+    {
+        var filter = new StreamExistenceFilter(Options(directory, sizeBytes), log, observer);
+        filter.Open();
+        return filter;
+    }
+
+    private StreamExistenceFilterOptions Options(long sizeBytes) => Options(_filterDirectory, sizeBytes);
+
+    private static StreamExistenceFilterOptions Options(string directory, long sizeBytes) =>
+        new() { DataDirectory = directory, SizeBytes = sizeBytes, CatchUpCheckpointRecords = 64 };
+}

@@ -1,0 +1,34 @@
+using Xunit.Sdk;
+
+namespace EventFilter.Specification.Mutations;
+
+/// <summary>
+/// Each broken host fails the kit, and the failure names the rule it broke: the kit can fail, and says why.
+/// </summary>
+public sealed class MutationTests
+{
+    public static TheoryData<Mutation, string, string> Cases => new()
+    {
+        { Mutation.AddsWhileStarting, nameof(HostContractSpecification.Concurrent_appends_add_every_record_with_its_end), "Rule 1 (open the filter before the first add)" },
+        { Mutation.SkipsSomeAdds, nameof(HostContractSpecification.Concurrent_appends_add_every_record_with_its_end), "Rule 2 (add every record, with the position just past it)" },
+        { Mutation.GivesTheRecordStart, nameof(HostContractSpecification.Concurrent_appends_add_every_record_with_its_end), "Rule 2 (add every record, with the position just past it)" },
+        { Mutation.GivesTheRecordStart, nameof(HostContractSpecification.An_online_rebuild_while_appending_loses_no_stream), "the online rebuild swapped in its new file before the record" },
+        { Mutation.GivesTheRecordStart, nameof(HostContractSpecification.A_resize_while_appending_loses_no_stream), "the resize swapped in its new file before the record" },
+        { Mutation.AddsOutOfOrderAroundItsCheckpoint, nameof(HostContractSpecification.Checkpoints_while_appending_claim_only_what_the_adds_reached), "Rule 3 (checkpoint only what the adds reached)" },
+        { Mutation.CutsWithoutTelling, nameof(HostContractSpecification.A_cut_log_loses_no_acknowledged_stream), "Rule 4 (tell the filter when the log is cut)" },
+        { Mutation.AppendsAfterStopping, nameof(HostContractSpecification.A_clean_stop_adds_nothing_after_the_filter_closes), "Rule 5 (stop appending before the filter stops)" },
+        { Mutation.ReadSkipsARecord, nameof(HostContractSpecification.A_reopen_after_an_unclean_stop_finds_every_acknowledged_stream), "The log (IStreamNameLog)" },
+    };
+
+    [Theory]
+    [MemberData(nameof(Cases))]
+    public async Task A_broken_host_fails_the_kit_naming_its_rule(Mutation mutation, string test, string rule)
+    {
+        using var specification = new MutantSpecification(mutation);
+        var run = (Func<Task>)Delegate.CreateDelegate(typeof(Func<Task>), specification, test);
+
+        XunitException failure = await Assert.ThrowsAnyAsync<XunitException>(run);
+
+        Assert.Contains(rule, failure.Message, StringComparison.Ordinal);
+    }
+}
