@@ -11,6 +11,11 @@ internal sealed class KitRun
     public static readonly TimeSpan Patience = TimeSpan.FromMinutes(2);
 
     private readonly string _filterDirectory;
+
+    // AppendAsync's appends in flight, and whether a race wants to be alone (see AloneAsync).
+    private int _inFlight;
+    private int _racing;
+    private TaskCompletionSource _raceOver = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private CancellationTokenSource _stopping = new();
     private StreamExistenceFilter _inner;
 
@@ -115,11 +120,62 @@ internal sealed class KitRun
             for (int i = Interlocked.Increment(ref next); i < count; i = Interlocked.Increment(ref next))
             {
                 string stream = $"{prefix}-{i}";
-                await Host.AppendAsync(stream, CancellationToken.None).ConfigureAwait(false);
+                await EnterAppendAsync().ConfigureAwait(false);
+                try
+                {
+                    await Host.AppendAsync(stream, CancellationToken.None).ConfigureAwait(false);
+                }
+                finally
+                {
+                    Interlocked.Decrement(ref _inFlight);
+                }
+
                 acknowledged.Enqueue(stream);
             }
         }))).WaitAsync(Patience).ConfigureAwait(false);
         return [.. acknowledged];
+    }
+
+    /// <summary>
+    /// Runs <paramref name="race"/> with no append of <see cref="AppendAsync"/> starting meanwhile, once those in flight
+    /// are done, so that the race's own append is the first record after its gate. Appends go on before and after.
+    /// </summary>
+    public async Task AloneAsync(Func<Task> race)
+    {
+        // Pairs with EnterAppendAsync: each side announces itself with a full fence before it reads the other's word.
+        TaskCompletionSource over = _raceOver;
+        Interlocked.Exchange(ref _racing, 1);
+        try
+        {
+            while (Volatile.Read(ref _inFlight) > 0)
+            {
+                await Task.Delay(1).ConfigureAwait(false);
+            }
+
+            await race().ConfigureAwait(false);
+        }
+        finally
+        {
+            _raceOver = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            Interlocked.Exchange(ref _racing, 0);
+            over.TrySetResult();
+        }
+    }
+
+    private async Task EnterAppendAsync()
+    {
+        while (true)
+        {
+            TaskCompletionSource over = _raceOver;
+            Interlocked.Increment(ref _inFlight);
+            if (Volatile.Read(ref _racing) == 0)
+            {
+                return;
+            }
+
+            Interlocked.Decrement(ref _inFlight);
+            await over.Task.ConfigureAwait(false);
+        }
     }
 
     private void StopFilter(bool checkpoint)

@@ -104,6 +104,12 @@ internal sealed class InMemoryHost(InMemoryStreamLog log, IStreamExistenceFilter
                 filter.Add(stream, log.AppendPending(stream) - 1);
                 log.MakeDurable();
                 return;
+            case Mutation.GivesTheDurableEnd:
+                long durableBefore = log.EndPosition;
+                log.AppendPending(stream);
+                filter.Add(stream, durableBefore);
+                log.MakeDurable();
+                return;
             case Mutation.AddsOutOfOrderAroundItsCheckpoint:
                 long durable = log.Append(stream);
                 if (_deferred is not { } first)

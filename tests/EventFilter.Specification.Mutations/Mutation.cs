@@ -14,6 +14,12 @@ public enum Mutation
     /// <summary>Rule 2: gives each add its record's start instead of the position just past it.</summary>
     GivesTheRecordStart,
 
+    /// <summary>
+    /// Rule 2: gives each add the log's durable end at the time, which is what the filter assumed before the end
+    /// travelled with the add (an interface member defaulting to the durable end) for a host that adds before its fsync.
+    /// </summary>
+    GivesTheDurableEnd,
+
     /// <summary>Rule 3: adds after the fsync, two records at a time in the wrong order, and checkpoints between them.</summary>
     AddsOutOfOrderAroundItsCheckpoint,
 

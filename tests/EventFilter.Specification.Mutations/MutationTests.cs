@@ -1,3 +1,4 @@
+using Xunit.Abstractions;
 using Xunit.Sdk;
 
 namespace EventFilter.Specification.Mutations;
@@ -5,15 +6,17 @@ namespace EventFilter.Specification.Mutations;
 /// <summary>
 /// Each broken host fails the kit, and the failure names the rule it broke: the kit can fail, and says why.
 /// </summary>
-public sealed class MutationTests
+public sealed class MutationTests(ITestOutputHelper output)
 {
     public static TheoryData<Mutation, string, string> Cases => new()
     {
         { Mutation.AddsWhileStarting, nameof(HostContractSpecification.Concurrent_appends_add_every_record_with_its_end), "Rule 1 (open the filter before the first add)" },
         { Mutation.SkipsSomeAdds, nameof(HostContractSpecification.Concurrent_appends_add_every_record_with_its_end), "Rule 2 (add every record, with the position just past it)" },
         { Mutation.GivesTheRecordStart, nameof(HostContractSpecification.Concurrent_appends_add_every_record_with_its_end), "Rule 2 (add every record, with the position just past it)" },
-        { Mutation.GivesTheRecordStart, nameof(HostContractSpecification.An_online_rebuild_while_appending_loses_no_stream), "the online rebuild swapped in its new file before the record" },
-        { Mutation.GivesTheRecordStart, nameof(HostContractSpecification.A_resize_while_appending_loses_no_stream), "the resize swapped in its new file before the record" },
+        { Mutation.GivesTheRecordStart, nameof(HostContractSpecification.An_online_rebuild_while_appending_loses_no_stream), "the online rebuild swapped in its new file without the record" },
+        { Mutation.GivesTheRecordStart, nameof(HostContractSpecification.A_resize_while_appending_loses_no_stream), "the resize swapped in its new file without the record" },
+        { Mutation.GivesTheDurableEnd, nameof(HostContractSpecification.A_resize_while_appending_loses_no_stream), "the resize swapped in its new file without the record" },
+        { Mutation.GivesTheDurableEnd, nameof(HostContractSpecification.An_online_rebuild_while_appending_loses_no_stream), "the online rebuild swapped in its new file without the record" },
         { Mutation.AddsOutOfOrderAroundItsCheckpoint, nameof(HostContractSpecification.Checkpoints_while_appending_claim_only_what_the_adds_reached), "Rule 3 (checkpoint only what the adds reached)" },
         { Mutation.CutsWithoutTelling, nameof(HostContractSpecification.A_cut_log_loses_no_acknowledged_stream), "Rule 4 (tell the filter when the log is cut)" },
         { Mutation.AppendsAfterStopping, nameof(HostContractSpecification.A_clean_stop_adds_nothing_after_the_filter_closes), "Rule 5 (stop appending before the filter stops)" },
@@ -29,6 +32,7 @@ public sealed class MutationTests
 
         XunitException failure = await Assert.ThrowsAnyAsync<XunitException>(run);
 
+        output.WriteLine($"{mutation} fails {test}: {failure.Message}");
         Assert.Contains(rule, failure.Message, StringComparison.Ordinal);
     }
 }
