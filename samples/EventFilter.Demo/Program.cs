@@ -10,7 +10,7 @@ const int streams = 1_000_000;
 
 using (FilterFile filter = FilterFile.Open(path, options))
 {
-    Console.WriteLine($"{(filter.Created ? "Created" : "Opened")} {path}: {filter.LineCount:N0} lines of 64 bytes, k={filter.Header.K}");
+    Console.WriteLine($"{(filter.Created ? "Created" : "Opened")} {path}: {filter.Header.LineCount:N0} lines of 64 bytes, k={filter.Header.K}");
     var watch = Stopwatch.StartNew();
     for (int i = 0; i < streams; i++)
     {

@@ -54,8 +54,8 @@ public sealed record EventLogOptions
         Check(IndexMergeThreshold == 0 || IndexMergeThreshold is >= 2 and <= 64, nameof(IndexMergeThreshold), IndexMergeThreshold, "0 (never merge) or between 2 and 64");
         Check(PerFileFilterFalsePositiveRate is > 0 and < 0.5, nameof(PerFileFilterFalsePositiveRate), PerFileFilterFalsePositiveRate, "strictly between 0 and 0.5");
         Check(
-            StreamExistenceFilterSizeBytes == 0 || (StreamExistenceFilterSizeBytes >= FilterGeometry.MinSizeBytes && StreamExistenceFilterSizeBytes <= FilterGeometry.MaxSizeBytes),
-            nameof(StreamExistenceFilterSizeBytes), StreamExistenceFilterSizeBytes, $"0 (off) or between {FilterGeometry.MinSizeBytes} and {FilterGeometry.MaxSizeBytes} bytes");
+            StreamExistenceFilterSizeBytes == 0 || (StreamExistenceFilterSizeBytes >= FilterFileOptions.MinSizeBytes && StreamExistenceFilterSizeBytes <= FilterFileOptions.MaxSizeBytes),
+            nameof(StreamExistenceFilterSizeBytes), StreamExistenceFilterSizeBytes, $"0 (off) or between {FilterFileOptions.MinSizeBytes} and {FilterFileOptions.MaxSizeBytes} bytes");
         Check(FilterCheckpointInterval >= TimeSpan.Zero, nameof(FilterCheckpointInterval), FilterCheckpointInterval, "zero or positive");
         Check(StreamInfoCacheCapacity >= 0, nameof(StreamInfoCacheCapacity), StreamInfoCacheCapacity, "0 (off) or more");
         Check(MaxQueuedAppends >= 1, nameof(MaxQueuedAppends), MaxQueuedAppends, "at least 1");

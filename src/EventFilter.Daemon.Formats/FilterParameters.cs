@@ -68,6 +68,10 @@ public readonly record struct FilterParameters(long Capacity, double ErrorRate, 
     // first add each need its answer: its answers are kept, per layer capacity and rate, which a few sets of parameters
     // (the defaults of BF.ADD, an application's own) serve for most filters. Bounded: cleared when full.
     private const int MaxSizes = 1024;
+
+    // A filter file's geometry (docs/file-format.md, "Lines"): 64-byte lines of 480 filter bits, after a header line.
+    private const int LineBytes = 64;
+    private const int BitsPerLine = 480;
     private static readonly System.Collections.Concurrent.ConcurrentDictionary<(long Items, double Rate), FilterFileOptions?> Sizes = new();
 
     private static FilterFileOptions? Size(double items, double rate)
@@ -75,16 +79,16 @@ public readonly record struct FilterParameters(long Capacity, double ErrorRate, 
 
         // The classic filter's size is a lower bound on the blocked one's: refuse early what cannot fit. The search
         // below starts from it too, because the exact model costs O(names per line) per evaluation.
-        double classicLines = -items * Math.Log(rate) / (Math.Log(2) * Math.Log(2)) / FilterGeometry.BitsPerLine;
-        if (classicLines * FilterGeometry.LineSize > MaxLayerBytes)
+        double classicLines = -items * Math.Log(rate) / (Math.Log(2) * Math.Log(2)) / BitsPerLine;
+        if (classicLines * LineBytes > MaxLayerBytes)
         {
             return null;
         }
 
-        int classicK = (int)Math.Clamp(Math.Round(-Math.Log2(rate)), 1, FilterHeader.MaxK);
+        int classicK = (int)Math.Clamp(Math.Round(-Math.Log2(rate)), 1, FilterFileOptions.MaxK);
         long bestLines = long.MaxValue;
         int bestK = classicK;
-        for (int k = Math.Max(1, classicK - 3); k <= Math.Min(FilterHeader.MaxK, classicK + 3); k++)
+        for (int k = Math.Max(1, classicK - 3); k <= Math.Min(FilterFileOptions.MaxK, classicK + 3); k++)
         {
             long lines = LinesFor(items, rate, k, Math.Max(1, (long)classicLines));
             if (lines < bestLines)
@@ -93,14 +97,14 @@ public readonly record struct FilterParameters(long Capacity, double ErrorRate, 
             }
         }
 
-        long size = (bestLines + 1) * FilterGeometry.LineSize;
-        return size > MaxLayerBytes ? null : new FilterFileOptions { SizeBytes = Math.Max(size, FilterGeometry.MinSizeBytes), K = bestK };
+        long size = (bestLines + 1) * LineBytes;
+        return size > MaxLayerBytes ? null : new FilterFileOptions { SizeBytes = Math.Max(size, FilterFileOptions.MinSizeBytes), K = bestK };
     }
 
     /// <summary>The fewest lines whose expected rate at <paramref name="items"/> is at most <paramref name="rate"/>; long.MaxValue past the limit.</summary>
     private static long LinesFor(double items, double rate, int k, long from)
     {
-        long limit = MaxLayerBytes / FilterGeometry.LineSize;
+        long limit = MaxLayerBytes / LineBytes;
         long high = from;
         while (FalsePositiveModel.Expected(items, high, k) > rate)
         {

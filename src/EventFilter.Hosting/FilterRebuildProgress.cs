@@ -6,10 +6,25 @@ namespace EventFilter.Hosting;
 /// An online rebuild under way: the serving file answers while a fresh one of the same size catches up from the log
 /// beside it (docs/design.md, "Online rebuild").
 /// </summary>
-/// <param name="Reason">Why it started: <see cref="RebuildReason.AllOnesLines"/> or <see cref="RebuildReason.Requested"/>.</param>
-/// <param name="Percent">How much of the log the fresh file has read, 0 to 100 (0 until its first progress report).</param>
-/// <param name="EstimatedRemaining">When the fresh file should have caught up; null until there is a rate to go by.</param>
-public sealed record FilterRebuildProgress(RebuildReason Reason, double Percent, TimeSpan? EstimatedRemaining);
+public sealed class FilterRebuildProgress
+{
+    internal FilterRebuildProgress(RebuildReason reason, double percent, TimeSpan? estimatedRemaining)
+    {
+        Reason = reason;
+        Percent = percent;
+        EstimatedRemaining = estimatedRemaining;
+    }
+
+    /// <summary>Why it started: <see cref="RebuildReason.AllOnesLines"/> or <see cref="RebuildReason.Requested"/>.</summary>
+    public RebuildReason Reason { get; }
+
+    /// <summary>How much of the log the fresh file has read, 0 to 100 (0 until its first progress report).</summary>
+    public double Percent { get; }
+
+    /// <summary>When the fresh file should have caught up; null until there is a rate to go by.</summary>
+    public TimeSpan? EstimatedRemaining { get; }
+}
+
 
 /// <summary>
 /// Online rebuild for operators (the server's <c>POST /filter/rebuild</c>); registered by <c>AddStreamExistenceFilter</c>.

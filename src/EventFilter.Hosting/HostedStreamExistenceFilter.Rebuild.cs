@@ -1,4 +1,5 @@
 using System.Diagnostics.CodeAnalysis;
+using EventFilter.Hosting.Telemetry;
 
 namespace EventFilter.Hosting;
 
@@ -72,7 +73,7 @@ internal sealed partial class HostedStreamExistenceFilter : IFilterRebuildContro
             return "the filter is stopping";
         }
 
-        if (!_filter.IsReady)
+        if (_filter.State != FilterState.Ready)
         {
             return $"the filter is not ready ({_filter.State}); a catch-up builds it from the log anyway";
         }

@@ -1,3 +1,5 @@
+using EventFilter.Hosting.Telemetry;
+
 namespace EventFilter.Hosting;
 
 /// <summary>The resize as a host shows it: sizes from the filter, progress from the latest catch-up report of the new file.</summary>

@@ -42,7 +42,7 @@ internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilt
         _logger = (loggerFactory ?? NullLoggerFactory.Instance).CreateLogger(Telemetry.Log.Category);
 
         // The metrics exist before the filter; until it does, the checkpoint gauges report nothing.
-        _metrics = new FilterMetrics(meterFactory, () => _filter?.CheckpointPosition, () => _log.EndPosition);
+        _metrics = new FilterMetrics(meterFactory, () => _filter?.CheckpointPosition, () => _log.EndPosition, () => _filter?.ServingSizeBytes ?? 0);
         _observer = new TelemetryObserver(_logger, _metrics.Files);
         _filter = new StreamExistenceFilter(_filterOptions, log, _observer);
     }
@@ -51,7 +51,7 @@ internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilt
     public FilterState State => _filter.State;
 
     /// <inheritdoc/>
-    public bool IsReady => _filter.IsReady;
+    public bool IsReady => _filter.State == FilterState.Ready;
 
     /// <inheritdoc/>
     public Task WhenReady => _filter.WhenReady;
@@ -71,7 +71,7 @@ internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilt
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool MightExist(ReadOnlySpan<char> streamName)
     {
-        if (!_filter.IsReady)
+        if (_filter.State != FilterState.Ready)
         {
             _metrics.NotReady.Increment();
             return true;
@@ -84,7 +84,7 @@ internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilt
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool MightExist(ReadOnlySpan<byte> utf8StreamName)
     {
-        if (!_filter.IsReady)
+        if (_filter.State != FilterState.Ready)
         {
             _metrics.NotReady.Increment();
             return true;

@@ -16,7 +16,7 @@ public sealed class StreamExistenceFilterHostingOptions
     /// <c>--stream-existence-filter-size 15MB</c> sets. When present it wins over <see cref="StreamExistenceFilterSize"/>
     /// from any other source.
     /// </summary>
-    public const string SizeSwitchKey = FilterGeometry.SizeSettingName;
+    public const string SizeSwitchKey = "stream-existence-filter-size";
 
     /// <summary>
     /// The filter's size in bytes, as text so that units work: <c>256000000</c>, <c>256MB</c>, <c>1GiB</c>

@@ -24,8 +24,6 @@ internal sealed class FilterUnderTest(ConcurrentQueue<(string Stream, long Recor
 
     public FilterState State => _filter?.State ?? FilterState.Initializing;
 
-    public bool IsReady => _filter?.IsReady ?? false;
-
     public Task WhenReady => _filter?.WhenReady ?? Task.CompletedTask;
 
     public long? CheckpointPosition => _filter?.CheckpointPosition;

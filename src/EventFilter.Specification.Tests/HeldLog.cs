@@ -32,13 +32,12 @@ internal sealed class HeldLog(IStreamNameLog log) : IStreamNameLog
         }
 
         // Held: one record at a time, so that nothing past the hold is handed on.
-        var one = new StreamNameBatch(maxRecords: 1, nameBytes: 1024);
         long position = fromPosition;
         while (!batch.IsFull)
         {
-            one.Clear();
+            var one = new StreamNameBatch(maxRecords: 1, nameBytes: 1024) { NextPosition = position };
             await log.ReadAsync(position, one, cancellationToken).ConfigureAwait(false);
-            if (one.Count == 0 || one.NextPosition > heldAt || !batch.TryAdd(one.Names))
+            if (one.NextPosition <= position || one.NextPosition > heldAt || !batch.TryAdd(one.Names))
             {
                 break;
             }

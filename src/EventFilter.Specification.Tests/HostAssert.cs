@@ -63,13 +63,12 @@ internal static class HostAssert
     public static async Task<IReadOnlyList<(string Stream, long End)>> RecordsAsync(IStreamNameLog log)
     {
         var records = new List<(string, long)>();
-        var one = new StreamNameBatch(maxRecords: 1, nameBytes: 1024);
         long position = 0, end = log.EndPosition;
         while (position < end)
         {
-            one.Clear();
+            var one = new StreamNameBatch(maxRecords: 1, nameBytes: 1024) { NextPosition = position };
             await log.ReadAsync(position, one, CancellationToken.None).ConfigureAwait(false);
-            if (one.Count == 0 || one.NextPosition <= position)
+            if (one.NextPosition <= position)
             {
                 break;
             }

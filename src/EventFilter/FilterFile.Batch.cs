@@ -13,7 +13,7 @@ public sealed partial class FilterFile
     private const int HashChunk = 64;
 
     /// <summary>Adds every name.</summary>
-    public void AddBatch(ReadOnlySpan<string> names)
+    internal void AddBatch(ReadOnlySpan<string> names)
     {
         ThrowIfReadOnly();
         var source = new StringNames(names);
@@ -21,7 +21,7 @@ public sealed partial class FilterFile
     }
 
     /// <summary>Answers every name: results[i] is false when names[i] was definitely never added.</summary>
-    public void MightExistBatch(ReadOnlySpan<string> names, Span<bool> results)
+    internal void MightExistBatch(ReadOnlySpan<string> names, Span<bool> results)
     {
         CheckResults(names.Length, results.Length);
         var source = new StringNames(names);
@@ -32,7 +32,7 @@ public sealed partial class FilterFile
     /// Adds UTF-8 names packed back to back in <paramref name="utf8Names"/>; <paramref name="lengths"/>[i] is the
     /// byte length of name i. This is how a log reader hands over a buffer of records without a string per name.
     /// </summary>
-    public void AddBatch(ReadOnlySpan<byte> utf8Names, ReadOnlySpan<int> lengths)
+    internal void AddBatch(ReadOnlySpan<byte> utf8Names, ReadOnlySpan<int> lengths)
     {
         ThrowIfReadOnly();
         CheckLengths(utf8Names.Length, lengths);
@@ -41,7 +41,7 @@ public sealed partial class FilterFile
     }
 
     /// <summary>Answers UTF-8 names packed as for <see cref="AddBatch(ReadOnlySpan{byte}, ReadOnlySpan{int})"/>.</summary>
-    public void MightExistBatch(ReadOnlySpan<byte> utf8Names, ReadOnlySpan<int> lengths, Span<bool> results)
+    internal void MightExistBatch(ReadOnlySpan<byte> utf8Names, ReadOnlySpan<int> lengths, Span<bool> results)
     {
         CheckResults(lengths.Length, results.Length);
         CheckLengths(utf8Names.Length, lengths);
@@ -99,8 +99,8 @@ public sealed partial class FilterFile
         return count;
     }
 
-    /// <summary>Adds names already hashed with <see cref="Hash(ReadOnlySpan{byte})"/>.</summary>
-    internal void AddHashes(ReadOnlySpan<ulong> hashes)
+    /// <summary>Adds keys by their hashes (see <see cref="AddHash"/>), prefetching ahead so that their cache misses overlap.</summary>
+    public void AddHashes(ReadOnlySpan<ulong> hashes)
     {
         ThrowIfReadOnly();
         _lines.AddBatch(hashes);

@@ -51,16 +51,16 @@ public sealed unsafe partial class FilterFile : IDisposable
     public VerificationResult Verification { get; private set; }
 
     /// <summary>True when more than the corruption threshold of lines were bad on open: the caller must rebuild from the log.</summary>
-    public bool RebuildRequired => Verification.RebuildRequired;
+    internal bool RebuildRequired => Verification.RebuildRequired;
 
     /// <summary>True when open created a new, empty file.</summary>
     public bool Created { get; }
 
-    /// <summary>True when opened with <see cref="OpenReadOnly"/>; adds then throw.</summary>
-    public bool IsReadOnly => !_file.Writable;
+    /// <summary>True when opened read-only with <see cref="OpenExisting"/>; adds then throw.</summary>
+    internal bool IsReadOnly => !_file.Writable;
 
     /// <summary>Number of data lines.</summary>
-    public uint LineCount => Header.LineCount;
+    internal uint LineCount => Header.LineCount;
 
     /// <summary>
     /// Opens the filter at <paramref name="path"/>, or creates an empty one if there is no file, and verifies every line.
@@ -126,25 +126,16 @@ public sealed unsafe partial class FilterFile : IDisposable
     }
 
     /// <summary>
-    /// Opens a file for reading only, whatever size it was made for; verification is left to <see cref="Verify"/>.
-    /// Its journal is replayed into memory (nothing is written), so lookups answer as the live filter would.
-    /// </summary>
-    public static FilterFile OpenReadOnly(string path)
-    {
-        ArgumentException.ThrowIfNullOrEmpty(path);
-        return OpenUnverified(MappedFile.Open(path, writable: false));
-    }
-
-    /// <summary>
-    /// Opens an existing file for writing, whatever size it was made for, without verifying it: for an offline repair,
-    /// which then calls <see cref="Verify"/> with repair. Never creates a file. Takes the writer lock. The journal is
-    /// replayed into memory; <see cref="FoldJournal"/> (or a repairing <see cref="Verify"/>) writes it into the file.
+    /// Opens an existing file, whatever size it was made for, without verifying it: for inspection (read-only) or an
+    /// offline repair (<paramref name="writable"/>, which takes the writer lock), followed by <see cref="Verify"/>. Never
+    /// creates a file. Its journal is replayed into memory, so lookups answer as the live filter would; nothing is
+    /// written until <see cref="FoldJournal"/> or a repairing <see cref="Verify"/>.
     /// </summary>
     /// <exception cref="FileNotFoundException">There is no file.</exception>
-    public static FilterFile OpenForRepair(string path)
+    public static FilterFile OpenExisting(string path, bool writable = false)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
-        return OpenUnverified(MappedFile.Open(path, writable: true));
+        return OpenUnverified(MappedFile.Open(path, writable));
     }
 
     private static FilterFile OpenUnverified(MappedFile file)
@@ -193,11 +184,11 @@ public sealed unsafe partial class FilterFile : IDisposable
 
     /// <summary>Hashes a name given as UTF-16; the same name as UTF-8 bytes hashes the same.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public ulong Hash(ReadOnlySpan<char> name) => KeyHasher.Hash(name, _seed);
+    internal ulong Hash(ReadOnlySpan<char> name) => KeyHasher.Hash(name, _seed);
 
     /// <summary>Hashes a name given as UTF-8 bytes.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public ulong Hash(ReadOnlySpan<byte> utf8Name) => KeyHasher.Hash(utf8Name, _seed);
+    internal ulong Hash(ReadOnlySpan<byte> utf8Name) => KeyHasher.Hash(utf8Name, _seed);
 
     /// <summary>False means the name was definitely never added; true means maybe.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -207,7 +198,7 @@ public sealed unsafe partial class FilterFile : IDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool MightExist(ReadOnlySpan<byte> utf8Name) => _lines.MightExist(Hash(utf8Name));
 
-    /// <summary>Looks up a name by a hash from <see cref="Hash(ReadOnlySpan{char})"/>.</summary>
+    /// <summary>Looks up a key by its hash (see <see cref="AddHash"/>).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool MightExistHash(ulong hash) => _lines.MightExist(hash);
 
@@ -241,7 +232,10 @@ public sealed unsafe partial class FilterFile : IDisposable
     /// <summary>The log was cut at <paramref name="position"/>: what was added past it will never be durable.</summary>
     internal void CapRecordEnds(long position) => _lines.CapRecordEnds(position);
 
-    /// <summary>Adds a name by a hash from <see cref="Hash(ReadOnlySpan{char})"/>.</summary>
+    /// <summary>
+    /// Adds a key by its hash: the XXH3-64 of its UTF-8 bytes with the file's seed (<see cref="FilterHeader.Seed"/>, 0 by
+    /// default), which is what <see cref="Add(ReadOnlySpan{byte})"/> computes; docs/file-format.md, "Probes".
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool AddHash(ulong hash)
     {
@@ -254,7 +248,7 @@ public sealed unsafe partial class FilterFile : IDisposable
     /// random page; from two names per page on, most pages (86%) would take a copy-on-write fault of their own, and
     /// making all the private copies in one call is cheaper (docs/design.md, "Catch-up").
     /// </summary>
-    internal void ExpectAdds(long names)
+    public void ExpectAdds(long names)
     {
         if (names >= 2 * (_file.Length / Environment.SystemPageSize))
         {

@@ -3,28 +3,37 @@ using EventFilter.Format;
 namespace EventFilter;
 
 /// <summary>How to open or create a filter file.</summary>
-public sealed record FilterFileOptions
+public sealed class FilterFileOptions
 {
     /// <summary>The default bits per name: within 2% of the best rate at 8 bits per name and 27% below k=5 at 16 (docs/design.md, "Choosing k").</summary>
     public const int DefaultK = 6;
 
+    /// <summary>The largest k a file can hold.</summary>
+    public const int MaxK = FilterHeader.MaxK;
+
     /// <summary>The default corruption threshold: above this fraction of corrupted lines the filter is rebuilt.</summary>
     public const double DefaultCorruptionThreshold = 0.05;
 
-    /// <summary>The <c>stream-existence-filter-size</c> in bytes. Must be in [<see cref="FilterGeometry.MinSizeBytes"/>, <see cref="FilterGeometry.MaxSizeBytes"/>].</summary>
+    /// <summary>The smallest size: one data line and the header line (docs/file-format.md).</summary>
+    public const long MinSizeBytes = FilterGeometry.MinSizeBytes;
+
+    /// <summary>The largest size: 2^32 data lines on a 64-bit process.</summary>
+    public static long MaxSizeBytes => FilterGeometry.MaxSizeBytes;
+
+    /// <summary>The <c>stream-existence-filter-size</c> in bytes. Must be in [<see cref="MinSizeBytes"/>, <see cref="MaxSizeBytes"/>].</summary>
     public required long SizeBytes { get; init; }
 
     /// <summary>Bits per name, for a new file; an existing file keeps the k in its header. The default value is 6.</summary>
     public int K { get; init; } = DefaultK;
 
     /// <summary>Seed of the key hash, for a new file. The default value is 0.</summary>
-    public ulong Seed { get; init; }
+    internal ulong Seed { get; init; }
 
     /// <summary>Corrupted fraction of lines above which open reports that a rebuild is needed. The default value is 0.05.</summary>
     public double CorruptionThreshold { get; init; } = DefaultCorruptionThreshold;
 
     /// <summary>Receives the number of lines verified so far while opening; null for none.</summary>
-    public IProgress<long>? VerifyProgress { get; init; }
+    internal IProgress<long>? VerifyProgress { get; init; }
 
     /// <summary>
     /// Journal bytes that start a background fold into the main file; null for a quarter of the file's length. A fold
@@ -40,8 +49,20 @@ public sealed record FilterFileOptions
     /// </summary>
     internal bool SyncOnCreate { get; init; } = true;
 
+    /// <summary>A copy that creates without fsync (<see cref="CheckpointedFilterFile.Open"/>).</summary>
+    internal FilterFileOptions WithoutSyncOnCreate() => new()
+    {
+        SizeBytes = SizeBytes,
+        K = K,
+        Seed = Seed,
+        CorruptionThreshold = CorruptionThreshold,
+        VerifyProgress = VerifyProgress,
+        JournalFoldBytes = JournalFoldBytes,
+        SyncOnCreate = false,
+    };
+
     /// <summary>Throws <see cref="ArgumentOutOfRangeException"/> naming the first bad value.</summary>
-    public void Validate()
+    internal void Validate()
     {
         _ = FilterGeometry.FromSize(SizeBytes);
         if (K < 1 || K > FilterHeader.MaxK)

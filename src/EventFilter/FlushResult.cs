@@ -1,6 +1,17 @@
 namespace EventFilter;
 
 /// <summary>What one flush made durable.</summary>
-/// <param name="BytesFlushed">Bytes of pages that adds had changed since the previous flush (a page is counted once however many lines changed on it).</param>
-/// <param name="Duration">Wall time of msync plus fsync.</param>
-public readonly record struct FlushResult(long BytesFlushed, TimeSpan Duration);
+public sealed class FlushResult
+{
+    internal FlushResult(long bytesFlushed, TimeSpan duration)
+    {
+        BytesFlushed = bytesFlushed;
+        Duration = duration;
+    }
+
+    /// <summary>Bytes of device blocks written: the 4 KiB blocks the journal append touched, or the changed blocks written in place.</summary>
+    public long BytesFlushed { get; }
+
+    /// <summary>Wall time of the writes plus the fsync.</summary>
+    public TimeSpan Duration { get; }
+}

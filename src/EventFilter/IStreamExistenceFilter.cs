@@ -10,9 +10,6 @@ public interface IStreamExistenceFilter
     /// <summary>Where the filter is in its life; only <see cref="FilterState.Ready"/> answers "definitely not".</summary>
     FilterState State { get; }
 
-    /// <summary>True when caught up with the log.</summary>
-    bool IsReady { get; }
-
     /// <summary>Completes when the filter first becomes ready; faults if catch-up fails.</summary>
     Task WhenReady { get; }
 

@@ -40,8 +40,8 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
     /// <inheritdoc/>
     public FilterState State => _state;
 
-    /// <inheritdoc/>
-    public bool IsReady => _state == FilterState.Ready;
+    /// <summary>True when caught up with the log.</summary>
+    internal bool IsReady => _state == FilterState.Ready;
 
     /// <inheritdoc/>
     public Task WhenReady => _ready.Task;
@@ -50,7 +50,7 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
     public long? CheckpointPosition => _serving?.DurablePosition;
 
     /// <summary>What verification found when the serving file was opened; null when disabled or not opened.</summary>
-    public VerificationResult? Verification => _serving?.File.Verification;
+    internal VerificationResult? Verification => _serving?.File.Verification;
 
     /// <summary>The size of the file answering lookups now (during a resize, the old size); 0 when disabled.</summary>
     public long ServingSizeBytes => _serving?.File.Header.SizeBytes ?? 0;

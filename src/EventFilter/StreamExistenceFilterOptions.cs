@@ -1,10 +1,10 @@
 namespace EventFilter;
 
 /// <summary>Settings of a <see cref="StreamExistenceFilter"/>. See docs/configuration.md.</summary>
-public sealed record StreamExistenceFilterOptions
+public sealed class StreamExistenceFilterOptions
 {
     /// <summary>The file name of the filter inside <see cref="DataDirectory"/>.</summary>
-    public const string DefaultFileName = "stream-existence.filter";
+    internal const string DefaultFileName = "stream-existence.filter";
 
     /// <summary>Where the filter file and its checkpoint live.</summary>
     public required string DataDirectory { get; init; }
@@ -13,7 +13,7 @@ public sealed record StreamExistenceFilterOptions
     public long SizeBytes { get; init; } = 256_000_000;
 
     /// <summary>Bits per name for new files. The default value is 6.</summary>
-    public int K { get; init; } = FilterFileOptions.DefaultK;
+    internal int K { get; init; } = FilterFileOptions.DefaultK;
 
     /// <summary>Corrupted fraction of lines above which the filter is rebuilt. The default value is 0.05.</summary>
     public double CorruptionThreshold { get; init; } = FilterFileOptions.DefaultCorruptionThreshold;
@@ -33,13 +33,13 @@ public sealed record StreamExistenceFilterOptions
     public long CatchUpCheckpointRecords { get; init; } = 16_000_000;
 
     /// <summary>Receives catch-up progress (records, rate, percent, ETA) about once a second and at the end; null for none.</summary>
-    public IProgress<CatchUpProgress>? CatchUpProgress { get; init; }
+    internal IProgress<CatchUpProgress>? CatchUpProgress { get; init; }
 
     /// <summary>The filter file's path.</summary>
     public string FilterPath => Path.Combine(DataDirectory, DefaultFileName);
 
     /// <summary>True when the size is 0.</summary>
-    public bool IsDisabled => SizeBytes == 0;
+    internal bool IsDisabled => SizeBytes == 0;
 
     /// <summary>Journal bytes that start a background fold; null for a quarter of the file. Tests shrink it to fold often.</summary>
     internal long? JournalFoldBytes { get; init; }
@@ -48,7 +48,7 @@ public sealed record StreamExistenceFilterOptions
         new() { SizeBytes = sizeBytes, K = K, CorruptionThreshold = CorruptionThreshold, JournalFoldBytes = JournalFoldBytes };
 
     /// <summary>Throws <see cref="ArgumentOutOfRangeException"/> or <see cref="ArgumentException"/> naming the first bad value.</summary>
-    public void Validate()
+    internal void Validate()
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(DataDirectory);
         if (!IsDisabled)

@@ -68,7 +68,7 @@ public static class FilterFiles
     /// </summary>
     public static string WithPendingJournal(string path, int from, int names)
     {
-        using FilterFile filter = FilterFile.OpenForRepair(path);
+        using FilterFile filter = FilterFile.OpenExisting(path, writable: true);
         for (int i = from; i < from + names; i++)
         {
             filter.Add(Added(i));

@@ -55,7 +55,7 @@ public sealed class JournalCommandTests(SampleFilters files) : IClassFixture<Sam
         Assert.Equal(0, repair.ExitCode);
         Assert.Equal("pending", repair.Json().GetProperty("foldedJournal").GetProperty("status").GetString());
         Assert.False(File.Exists(journal));
-        using FilterFile filter = FilterFile.OpenReadOnly(path);
+        using FilterFile filter = FilterFile.OpenExisting(path);
         Assert.True(filter.PendingJournal.IsEmpty);
         Assert.Equal(0, Enumerable.Range(0, 1_200).Count(i => !filter.MightExist(FilterFiles.Added(i))));
         Assert.Equal(0, CliRun.Of("verify", path).ExitCode);

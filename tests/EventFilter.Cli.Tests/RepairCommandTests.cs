@@ -28,7 +28,7 @@ public sealed class RepairCommandTests(SampleFilters files) : IClassFixture<Samp
 
         Assert.Equal(0, CliRun.Of("repair", path).ExitCode);
 
-        using FilterFile filter = FilterFile.OpenReadOnly(path);
+        using FilterFile filter = FilterFile.OpenExisting(path);
         for (int i = 0; i < SampleFilters.Names; i++)
         {
             Assert.True(filter.MightExist(FilterFiles.Added(i)), $"name {i} lost by repair");
@@ -62,7 +62,7 @@ public sealed class RepairCommandTests(SampleFilters files) : IClassFixture<Samp
         Assert.Equal(2, repair.ExitCode);
         Assert.Equal(1, repair.Json().GetProperty("repairedLines").GetInt64());
         Assert.Equal(0, CliRun.Of("verify", path, "--json").Json().GetProperty("mismatchedLines").GetInt64());
-        using FilterFile filter = FilterFile.OpenReadOnly(path);
+        using FilterFile filter = FilterFile.OpenExisting(path);
         Assert.True(filter.MightExist(FilterFiles.Added(0)));
     }
 

@@ -38,7 +38,7 @@ public sealed class LayerCatchUpTests
             reopened.Open();
 
             Assert.Equal([1000L, added - 1000L], observer.Completed.Select(progress => progress.Records));
-            Assert.All(observer.Completed, progress => Assert.Equal(100, progress.Percent));
+            Assert.All(observer.Completed, progress => Assert.Equal(progress.EndPosition, progress.Position));
             Assert.Equal(["layer-000.filter", "layer-001.filter"], observer.Completed.Select(progress => Path.GetFileName(progress.Path)));
         }
         finally

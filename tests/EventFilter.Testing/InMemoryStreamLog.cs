@@ -132,7 +132,7 @@ public sealed class InMemoryStreamLog : IStreamNameLog
         lock (_names)
         {
             long position = fromPosition;
-            while (position < _names.Count - _pending && position < FailAt && batch.Count < MaxPerRead && batch.TryAdd(_names[(int)position]))
+            while (position < _names.Count - _pending && position < FailAt && position - fromPosition < MaxPerRead && batch.TryAdd(_names[(int)position]))
             {
                 position++;
             }

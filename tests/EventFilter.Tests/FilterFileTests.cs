@@ -205,7 +205,7 @@ public sealed class FilterFileTests : IDisposable
         Assert.Throws<FilterFileInUseException>(() => FilterFile.Create(path, options));
         writer.Add("x");
         writer.Flush();
-        using FilterFile reader = FilterFile.OpenReadOnly(path); // sees what was flushed, journal included
+        using FilterFile reader = FilterFile.OpenExisting(path); // sees what was flushed, journal included
         Assert.True(reader.MightExist("x"));
         writer.Dispose();
         FilterFile.Open(path, options).Dispose(); // released on dispose
@@ -215,12 +215,12 @@ public sealed class FilterFileTests : IDisposable
     public void OpenForRepair_never_creates_a_file_and_repairs_whatever_size_it_finds()
     {
         string path = _dir.File("filter.bin");
-        Assert.Throws<FileNotFoundException>(() => FilterFile.OpenForRepair(path));
+        Assert.Throws<FileNotFoundException>(() => FilterFile.OpenExisting(path, writable: true));
         Assert.False(File.Exists(path));
 
         FilterFile.Open(path, new FilterFileOptions { SizeBytes = 64 * 50 }).Dispose();
         long[] bad = Integrity.CorruptionTests.CorruptRandomLines(path, 0.5, seed: 4);
-        using FilterFile filter = FilterFile.OpenForRepair(path);
+        using FilterFile filter = FilterFile.OpenExisting(path, writable: true);
         Assert.Equal(bad.Length, filter.Verify(repair: true).RepairedLines);
         Assert.Equal(0, filter.Verify(repair: false).MismatchedLines);
     }
@@ -230,7 +230,7 @@ public sealed class FilterFileTests : IDisposable
     {
         string path = _dir.File("filter.bin");
         FilterFile.Open(path, new FilterFileOptions { SizeBytes = 1 << 16 }).Dispose();
-        using FilterFile filter = FilterFile.OpenReadOnly(path);
+        using FilterFile filter = FilterFile.OpenExisting(path);
         Assert.True(filter.IsReadOnly);
         Assert.Throws<InvalidOperationException>(() => filter.Add("x"));
     }

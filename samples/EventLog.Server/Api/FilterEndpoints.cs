@@ -40,7 +40,7 @@ internal static class FilterEndpoints
         }
 
         // Read readiness first: a "maybe" from a filter that became ready just after is still a true answer.
-        bool ready = filter.IsReady;
+        bool ready = filter.State == FilterState.Ready;
         return TypedResults.Ok(new StreamLookupResponse(stream, filter.MightExist(stream), ready));
     }
 
@@ -53,7 +53,7 @@ internal static class FilterEndpoints
         StreamExistenceFilterHostingOptions settings = options.Value;
         return TypedResults.Ok(new FilterResponse(
             filter.State.ToString(),
-            filter.IsReady,
+            filter.State == FilterState.Ready,
             settings.DataDirectory is { } directory ? Path.GetFullPath(directory) : null,
             settings.StreamExistenceFilterSize,
             filter.CheckpointPosition,

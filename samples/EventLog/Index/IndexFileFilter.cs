@@ -18,7 +18,7 @@ internal static class IndexFileFilter
     public static long SizeFor(long streams, double rate)
     {
         long size = FalsePositiveModel.SizeFor(Math.Max(1, streams), rate, FilterFileOptions.DefaultK);
-        return size < 0 ? FilterGeometry.MaxSizeBytes : Math.Max(FilterGeometry.MinSizeBytes, size);
+        return size < 0 ? FilterFileOptions.MaxSizeBytes : Math.Max(FilterFileOptions.MinSizeBytes, size);
     }
 
     /// <summary>Creates an empty filter of <paramref name="sizeBytes"/>, replacing any file there.</summary>
@@ -33,7 +33,7 @@ internal static class IndexFileFilter
         try
         {
             FilterFile file = FilterFile.Open(path, Options(sizeBytes));
-            if (!file.RebuildRequired)
+            if (!file.Verification.RebuildRequired)
             {
                 mustFill = file.Created;
                 return file;

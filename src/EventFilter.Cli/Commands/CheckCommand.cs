@@ -29,7 +29,7 @@ internal static class CheckCommand
 
     private static int Run(CliConsole console, string path, string[] names, bool json)
     {
-        using FilterFile filter = FilterFile.OpenReadOnly(path);
+        using FilterFile filter = FilterFile.OpenExisting(path);
 
         // A mismatched line may have lost bits, so its "definitely not" could be a false negative. Without a way to
         // tell which line a name lives on, the only safe answer for every name is then "maybe".

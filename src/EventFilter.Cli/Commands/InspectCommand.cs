@@ -57,7 +57,7 @@ internal static class InspectCommand
 
     private static int Run(CliConsole console, string path, double threshold, bool json)
     {
-        using FilterFile filter = FilterFile.OpenReadOnly(path);
+        using FilterFile filter = FilterFile.OpenExisting(path);
         VerificationResult verification = ProgressDisplay.Verify(console, "inspect", filter, repair: false, threshold);
 
         FilterStatistics statistics = filter.ComputeStatistics();

@@ -34,7 +34,7 @@ internal static class RepairCommand
 
         VerificationResult result;
         JournalReport journal;
-        using (FilterFile filter = FilterFile.OpenForRepair(path))
+        using (FilterFile filter = FilterFile.OpenExisting(path, writable: true))
         {
             // Repair whatever mismatches, however much: the threshold only decides the exit code below. The journal,
             // replayed at open, is folded into the file with the repairs.

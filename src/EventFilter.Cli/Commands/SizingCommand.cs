@@ -36,13 +36,13 @@ internal static class SizingCommand
         {
             Description = "Instead of --fp: a stream-existence-filter-size to rate, in bytes: 256000000, 256MB, 244MiB.",
             HelpName = "bytes",
-            CustomParser = result => CommonSymbols.ParseBytes(result, FilterGeometry.MinSizeBytes, FilterGeometry.MaxSizeBytes),
+            CustomParser = result => CommonSymbols.ParseBytes(result, FilterFileOptions.MinSizeBytes, FilterFileOptions.MaxSizeBytes),
         };
         var k = new Option<int>("--k")
         {
             Description = $"Bits per stream in the blocked model. Default {FilterFileOptions.DefaultK}, what new files use.",
             DefaultValueFactory = _ => FilterFileOptions.DefaultK,
-            CustomParser = result => (int)CommonSymbols.ParseCount(result, 1, FilterHeader.MaxK),
+            CustomParser = result => (int)CommonSymbols.ParseCount(result, 1, FilterFileOptions.MaxK),
         };
         Option<bool> json = CommonSymbols.Json();
         var command = new Command("sizing", "Bytes needed for N streams at a target false-positive rate, or (with --size) the rate a size gives. Touches no file.")

@@ -29,7 +29,7 @@ internal static class VerifyCommand
 
     private static int Run(CliConsole console, string path, double threshold, bool json)
     {
-        using FilterFile filter = FilterFile.OpenReadOnly(path);
+        using FilterFile filter = FilterFile.OpenExisting(path);
         VerificationResult result = ProgressDisplay.Verify(console, "verify", filter, repair: false, threshold);
 
         CheckpointReport? checkpoint = CheckpointReport.ReadBeside(path, filter.Header.FileId);

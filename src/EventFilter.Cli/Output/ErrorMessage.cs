@@ -12,7 +12,6 @@ internal static class ErrorMessage
             // A scan runs on several threads; what failed in one of them is the story, not the wrapper.
             AggregateException { InnerExceptions.Count: 1 } wrapped => Describe(wrapped.InnerExceptions[0]),
             // The core's typed errors already name the file and say what is wrong with it.
-            FilterFileLengthException length when length.IsTruncated => $"{length.Message} Delete it and its checkpoint to have the server rebuild it.",
             FilterFileException content => content.Message,
             // The client's failures are written for the operator already: what failed, and what to check.
             DaemonUnreachableException or DaemonErrorException => failure.Message,

@@ -37,7 +37,7 @@ internal sealed class ProgressDisplay : IProgress<long>, IDisposable
     /// <summary>Scans every line of <paramref name="filter"/> (repairing if asked) with progress shown as <paramref name="activity"/>.</summary>
     public static VerificationResult Verify(CliConsole console, string activity, FilterFile filter, bool repair, double threshold)
     {
-        using ProgressDisplay progress = Start(console, activity, filter.LineCount);
+        using ProgressDisplay progress = Start(console, activity, filter.Header.LineCount);
         return filter.Verify(repair, threshold, progress);
     }
 

@@ -26,7 +26,7 @@ internal sealed record CheckpointReport(string Path, string Status, long? Positi
         {
             checkpoint = CheckpointFile.TryRead(path);
         }
-        catch (InvalidCheckpointException invalid)
+        catch (FilterFileException invalid)
         {
             return new CheckpointReport(path, Invalid, null, null, invalid.Message);
         }

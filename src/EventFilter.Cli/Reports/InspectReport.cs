@@ -38,6 +38,9 @@ internal sealed record InspectReport(
     /// <summary>Streams per byte of configured size at nominal capacity.</summary>
     public const int NominalStreamsPerByte = 1;
 
+    /// <summary>The bytes of a line and the filter bits it holds (docs/file-format.md, "Lines").</summary>
+    public const int LineBytes = 64, BitsPerLine = 480;
+
     public static InspectReport From(string path, FilterHeader header, FilterStatistics statistics, VerificationResult verification, CheckpointReport? checkpoint, JournalReport journal)
     {
         long nominal = header.SizeBytes * NominalStreamsPerByte;
@@ -45,13 +48,13 @@ internal sealed record InspectReport(
             path,
             header.Version,
             header.SizeBytes,
-            header.Geometry.FileLength,
+            (header.LineCount + 1L) * LineBytes,
             header.LineCount,
             header.K,
             header.Seed,
             header.FileId,
-            statistics.BitsSet,
-            statistics.TotalBits,
+            (long)Math.Round(statistics.FillRatio * header.LineCount * BitsPerLine),
+            (long)header.LineCount * BitsPerLine,
             statistics.FillRatio,
             (long)Math.Round(statistics.EstimatedNames),
             statistics.EstimatedFalsePositiveRate,

@@ -22,7 +22,7 @@ internal sealed record JournalReport(string Status, int Files, long LineRecords,
     public const string Damaged = "damaged";
 
     public static JournalReport From(JournalSummary journal) => new(
-        journal.Damage is not null ? Damaged : journal.IsEmpty ? None : Pending,
+        journal.Damage is not null ? Damaged : journal.Files == 0 ? None : Pending,
         journal.Files,
         journal.LineRecords,
         journal.Commits,

@@ -18,7 +18,7 @@ internal static class SizingModels
         double classicBits = Math.Ceiling(-streams * Math.Log(targetRate) / (Math.Log(2) * Math.Log(2)));
         long classicBytes = (long)Math.Ceiling(classicBits / 8);
         long blockedBytes = FalsePositiveModel.SizeFor(streams, targetRate, k);
-        SizingEstimate blocked = blockedBytes < 0 || blockedBytes > FilterGeometry.MaxSizeBytes
+        SizingEstimate blocked = blockedBytes < 0 || blockedBytes > FilterFileOptions.MaxSizeBytes
             ? new SizingEstimate(BlockedModel, null, null, k, null)
             : Blocked(streams, blockedBytes, k);
         return new SizingReport(streams, targetRate, null, Classic(streams, classicBytes), blocked);
@@ -28,16 +28,17 @@ internal static class SizingModels
     public static SizingReport RateFor(long streams, long sizeBytes, int k) =>
         new(streams, null, sizeBytes, Classic(streams, sizeBytes), Blocked(streams, sizeBytes, k));
 
+    // A classic Bloom filter of m bits with k hashes anywhere: (1 - e^(-kn/m))^k, at its best k.
     private static SizingEstimate Classic(long streams, long bytes)
     {
         double bits = bytes * 8.0;
         int bestK = (int)Math.Max(1, Math.Round(bits / streams * Math.Log(2)));
-        return new SizingEstimate(ClassicModel, bytes, bits / streams, bestK, FalsePositiveModel.Classic(streams, bits, bestK));
+        return new SizingEstimate(ClassicModel, bytes, bits / streams, bestK, Math.Pow(1 - Math.Exp(-bestK * streams / bits), bestK));
     }
 
     private static SizingEstimate Blocked(long streams, long bytes, int k)
     {
-        FilterGeometry geometry = FilterGeometry.FromSize(bytes);
-        return new SizingEstimate(BlockedModel, bytes, (double)geometry.TotalBits / streams, k, FalsePositiveModel.Expected(streams, geometry.LineCount, k));
+        long lines = FalsePositiveModel.LinesFor(bytes);
+        return new SizingEstimate(BlockedModel, bytes, (double)lines * InspectReport.BitsPerLine / streams, k, FalsePositiveModel.Expected(streams, lines, k));
     }
 }

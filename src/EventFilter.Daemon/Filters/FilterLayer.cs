@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using EventFilter.Daemon.Formats;
-using EventFilter.Durability;
 
 namespace EventFilter.Daemon.Filters;
 
@@ -14,9 +13,9 @@ internal sealed class FilterLayer : IDisposable
     /// <summary>How often a long catch-up reports its progress, as the core's catch-up does.</summary>
     private static readonly TimeSpan ReportEvery = TimeSpan.FromSeconds(1);
 
-    private readonly CheckpointedFilter _filter;
+    private readonly CheckpointedFilterFile _filter;
 
-    private FilterLayer(CheckpointedFilter filter, long start, long capacity)
+    private FilterLayer(CheckpointedFilterFile filter, long start, long capacity)
     {
         _filter = filter;
         Start = start;
@@ -34,9 +33,9 @@ internal sealed class FilterLayer : IDisposable
     public static string PathFor(string directory, int layer) => Path.Combine(directory, DataLayout.LayerFile(layer));
 
     /// <summary>Opens (or creates, or rebuilds) layer <paramref name="layer"/> and catches it up to the log's end.</summary>
-    public static FilterLayer Open(string directory, int layer, DigestLog log, FilterFileOptions options, FilterObserver observer)
+    public static FilterLayer Open(string directory, int layer, DigestLog log, FilterFileOptions options, FilterObserver observer, bool syncOnCreate = true)
     {
-        CheckpointedFilter filter = FilterOpener.OpenOrRebuild(PathFor(directory, layer), options, options, log.EndPosition, observer);
+        CheckpointedFilterFile filter = CheckpointedFilterFile.Open(PathFor(directory, layer), options, log.EndPosition, observer, syncOnCreate);
         var opened = new FilterLayer(filter, log.Parameters.LayerStart(layer), log.Parameters.LayerCapacity(layer));
         try
         {
@@ -63,7 +62,7 @@ internal sealed class FilterLayer : IDisposable
     private void CatchUp(DigestLog log, FilterObserver observer)
     {
         long end = Math.Min(log.EndPosition, DigestLogFormat.PositionOf(Start + Capacity));
-        long start = Math.Max(_filter.DurablePosition, DigestLogFormat.PositionOf(Start));
+        long start = Math.Max(_filter.CheckpointPosition, DigestLogFormat.PositionOf(Start));
         if (start >= end)
         {
             return;

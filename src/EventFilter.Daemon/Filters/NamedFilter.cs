@@ -251,6 +251,6 @@ internal sealed partial class NamedFilter : IDisposable
 
         // No fsync for a new layer file: the digest log rebuilds one that power loss left missing or torn, and a
         // checkpoint fsyncs whatever it vouches for (docs/daemon.md, "Durability").
-        _layers.Add(FilterLayer.Open(_directory, layer, _log!, options with { SyncOnCreate = false }, _observer));
+        _layers.Add(FilterLayer.Open(_directory, layer, _log!, options, _observer, syncOnCreate: false));
     }
 }

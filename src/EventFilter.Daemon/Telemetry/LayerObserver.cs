@@ -1,8 +1,6 @@
 using System.Diagnostics.Metrics;
-using EventFilter.Hosting.Telemetry;
-using EventFilter.Integrity;
+using EventFilter.Hosting;
 using Microsoft.Extensions.Logging;
-using HostingLog = EventFilter.Hosting.Telemetry.Log;
 
 namespace EventFilter.Daemon.Telemetry;
 
@@ -14,7 +12,7 @@ namespace EventFilter.Daemon.Telemetry;
 /// (docs/daemon.md, "Telemetry").
 /// </summary>
 internal sealed class LayerObserver(ILoggerFactory loggerFactory, IMeterFactory meterFactory, DaemonMetrics metrics)
-    : TelemetryObserver(loggerFactory.CreateLogger(HostingLog.Category), new FilterFileMetrics(meterFactory.Create(FilterMetrics.MeterName)), LogLevel.Debug)
+    : TelemetryObserver(loggerFactory, meterFactory, LogLevel.Debug)
 {
     public override void Opened(string path, bool created, VerificationResult verification)
     {

@@ -15,7 +15,7 @@ internal static class OptionErrors
 
     public static string SizeAccepted { get; } = string.Create(
         CultureInfo.InvariantCulture,
-        $"0 to disable the filter, or {FilterGeometry.MinSizeBytes} to {FilterGeometry.MaxSizeBytes} bytes ({DescribeBytes(FilterGeometry.MaxSizeBytes)}) written as {ByteSize.AcceptedFormats}");
+        $"0 to disable the filter, or {FilterFileOptions.MinSizeBytes} to {FilterFileOptions.MaxSizeBytes} bytes ({DescribeBytes(FilterFileOptions.MaxSizeBytes)}) written as {ByteSize.AcceptedFormats}");
 
     public const string DataDirectoryAccepted = "the path of a directory this process can create files in (it is created if missing)";
 

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
+using EventFilter.Hosting.Telemetry;
 
 namespace EventFilter.Hosting.Health;
 

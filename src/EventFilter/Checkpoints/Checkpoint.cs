@@ -7,21 +7,31 @@ namespace EventFilter;
 /// A durable claim: every stream name in log records up to <see cref="Position"/> is in the filter file whose
 /// identity is <see cref="FilterFileId"/>. Stored as one 64-byte record; see docs/file-format.md, section "Checkpoint file".
 /// </summary>
-/// <param name="Position">The log position covered (exclusive end: records before it are in).</param>
-/// <param name="FilterFileId">The <see cref="FilterHeader.FileId"/> of the filter the claim is about.</param>
-public readonly record struct Checkpoint(long Position, Guid FilterFileId)
+public sealed class Checkpoint
 {
+    internal Checkpoint(long position, Guid filterFileId)
+    {
+        Position = position;
+        FilterFileId = filterFileId;
+    }
+
+    /// <summary>The log position covered (exclusive end: records before it are in).</summary>
+    public long Position { get; }
+
+    /// <summary>The <see cref="FilterHeader.FileId"/> of the filter the claim is about.</summary>
+    public Guid FilterFileId { get; }
+
     /// <summary>"EVFCHKPT" in ASCII: bytes 0-7 of every checkpoint file.</summary>
-    public static ReadOnlySpan<byte> Magic => "EVFCHKPT"u8;
+    internal static ReadOnlySpan<byte> Magic => "EVFCHKPT"u8;
 
     /// <summary>The record's length.</summary>
-    public const int Length = FilterGeometry.LineSize;
+    internal const int Length = FilterGeometry.LineSize;
 
     /// <summary>The format version this library writes.</summary>
-    public const ushort CurrentVersion = 1;
+    internal const ushort CurrentVersion = 1;
 
     /// <summary>Writes the record, checksum included.</summary>
-    public void WriteTo(Span<byte> destination)
+    internal void WriteTo(Span<byte> destination)
     {
         Span<byte> record = destination[..Length];
         record.Clear();
@@ -34,7 +44,7 @@ public readonly record struct Checkpoint(long Position, Guid FilterFileId)
 
     /// <summary>Parses a record. <paramref name="path"/> only names the file in errors.</summary>
     /// <exception cref="InvalidCheckpointException">Wrong length, magic, version or checksum, or a negative position.</exception>
-    public static Checkpoint Read(ReadOnlySpan<byte> source, string path)
+    internal static Checkpoint Read(ReadOnlySpan<byte> source, string path)
     {
         if (source.Length != Length)
         {

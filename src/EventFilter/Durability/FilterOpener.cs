@@ -97,12 +97,12 @@ internal static class FilterOpener
             return 0;
         }
 
-        if (checkpoint.Value.FilterFileId != file.Header.FileId)
+        if (checkpoint.FilterFileId != file.Header.FileId)
         {
-            observer.CheckpointIgnored(file.Path, $"the checkpoint belongs to filter file {checkpoint.Value.FilterFileId}, not {file.Header.FileId}");
+            observer.CheckpointIgnored(file.Path, $"the checkpoint belongs to filter file {checkpoint.FilterFileId}, not {file.Header.FileId}");
             return 0;
         }
 
-        return checkpoint.Value.Position;
+        return checkpoint.Position;
     }
 }

@@ -39,7 +39,7 @@ internal static class ResizeFiles
         try
         {
             Checkpoint? checkpoint = CheckpointFile.TryRead(orphan);
-            using FilterFile current = FilterFile.OpenReadOnly(filterPath);
+            using FilterFile current = FilterFile.OpenExisting(filterPath);
             if (checkpoint?.FilterFileId == current.Header.FileId)
             {
                 File.Move(orphan, CheckpointFile.PathFor(filterPath), overwrite: true);
@@ -78,7 +78,7 @@ internal static class ResizeFiles
 
         try
         {
-            using FilterFile existing = FilterFile.OpenReadOnly(resizePath);
+            using FilterFile existing = FilterFile.OpenExisting(resizePath);
             return existing.Header.SizeBytes == sizeBytes && existing.Header.Geometry.LineCount == FilterGeometry.FromSize(sizeBytes).LineCount;
         }
         catch (FilterFileException)

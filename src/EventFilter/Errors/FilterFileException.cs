@@ -4,12 +4,12 @@ namespace EventFilter;
 public abstract class FilterFileException : IOException
 {
     /// <summary>Creates the error.</summary>
-    protected FilterFileException(string path, string message, Exception? inner = null)
+    private protected FilterFileException(string path, string message, Exception? inner = null)
         : base($"Filter file '{path}': {message}.", inner)
     {
         FilePath = path;
     }
 
     /// <summary>The file at fault.</summary>
-    public string FilePath { get; }
+    internal string FilePath { get; }
 }

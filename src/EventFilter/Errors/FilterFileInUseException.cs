@@ -4,7 +4,7 @@ namespace EventFilter;
 public sealed class FilterFileInUseException : FilterFileException
 {
     /// <summary>Creates the error.</summary>
-    public FilterFileInUseException(string path, Exception inner)
+    internal FilterFileInUseException(string path, Exception inner)
         : base(path, "it is already open for writing (is another server using this data directory?)", inner)
     {
     }

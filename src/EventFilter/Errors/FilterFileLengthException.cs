@@ -1,11 +1,11 @@
 namespace EventFilter;
 
 /// <summary>The file's length on disk is not what its header says: it was truncated or extended.</summary>
-public sealed class FilterFileLengthException : FilterFileException
+internal sealed class FilterFileLengthException : FilterFileException
 {
     /// <summary>Creates the error.</summary>
-    public FilterFileLengthException(string path, long actualLength, long expectedLength)
-        : base(path, $"it is {actualLength} bytes long but its header describes {expectedLength} bytes ({(actualLength < expectedLength ? "truncated" : "extended")})")
+    internal FilterFileLengthException(string path, long actualLength, long expectedLength)
+        : base(path, $"it is {actualLength} bytes long but its header describes {expectedLength} bytes ({(actualLength < expectedLength ? "truncated" : "extended")}); delete it and its checkpoint, and the filter is rebuilt from the log at the next start")
     {
         ActualLength = actualLength;
         ExpectedLength = expectedLength;

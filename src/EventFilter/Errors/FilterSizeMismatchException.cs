@@ -4,7 +4,7 @@ namespace EventFilter;
 public sealed class FilterSizeMismatchException : FilterFileException
 {
     /// <summary>Creates the error.</summary>
-    public FilterSizeMismatchException(string path, long fileSizeBytes, long configuredSizeBytes)
+    internal FilterSizeMismatchException(string path, long fileSizeBytes, long configuredSizeBytes)
         : base(path, $"it was made for stream-existence-filter-size {fileSizeBytes} bytes but {configuredSizeBytes} is configured")
     {
         FileSizeBytes = fileSizeBytes;
@@ -12,8 +12,8 @@ public sealed class FilterSizeMismatchException : FilterFileException
     }
 
     /// <summary>The size recorded in the file's header.</summary>
-    public long FileSizeBytes { get; }
+    internal long FileSizeBytes { get; }
 
     /// <summary>The size the caller asked for.</summary>
-    public long ConfiguredSizeBytes { get; }
+    internal long ConfiguredSizeBytes { get; }
 }

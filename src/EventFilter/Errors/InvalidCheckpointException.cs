@@ -1,10 +1,10 @@
 namespace EventFilter;
 
 /// <summary>The checkpoint file exists but cannot be trusted. Callers treat it as "no position" and catch up from the start.</summary>
-public sealed class InvalidCheckpointException : FilterFileException
+internal sealed class InvalidCheckpointException : FilterFileException
 {
     /// <summary>Creates the error.</summary>
-    public InvalidCheckpointException(string path, string reason)
+    internal InvalidCheckpointException(string path, string reason)
         : base(path, $"invalid checkpoint: {reason}")
     {
     }

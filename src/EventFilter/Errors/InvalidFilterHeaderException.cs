@@ -3,10 +3,10 @@ using EventFilter.Format;
 namespace EventFilter;
 
 /// <summary>The header line is not a valid filter header: wrong magic, version or checksum, or inconsistent fields.</summary>
-public sealed class InvalidFilterHeaderException : FilterFileException
+internal sealed class InvalidFilterHeaderException : FilterFileException
 {
     /// <summary>Creates the error.</summary>
-    public InvalidFilterHeaderException(string path, HeaderProblem problem, string reason)
+    internal InvalidFilterHeaderException(string path, HeaderProblem problem, string reason)
         : base(path, $"invalid header: {reason}")
     {
         Problem = problem;

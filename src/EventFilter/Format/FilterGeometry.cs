@@ -4,7 +4,7 @@ namespace EventFilter;
 /// How a filter size in bytes (the <c>stream-existence-filter-size</c> setting) maps to 64-byte cache lines.
 /// See docs/file-format.md, section "Size".
 /// </summary>
-public readonly record struct FilterGeometry
+internal readonly record struct FilterGeometry
 {
     /// <summary>The name operators know the size by; every size error names it.</summary>
     public const string SizeSettingName = "stream-existence-filter-size";

@@ -6,28 +6,50 @@ namespace EventFilter;
 /// <summary>
 /// The first 64-byte line of a filter file. All integers little-endian. See docs/file-format.md, section "Header".
 /// </summary>
-/// <param name="Version">Format version; this library reads and writes <see cref="CurrentVersion"/>.</param>
-/// <param name="K">Bits set per name, all inside one line.</param>
-/// <param name="SizeBytes">The configured <c>stream-existence-filter-size</c> the file was made for.</param>
-/// <param name="LineCount">Data lines after the header.</param>
-/// <param name="Seed">Seed of the XXH3-64 key hash.</param>
-/// <param name="FileId">Random identity of this file; a checkpoint names it, so a checkpoint never applies to a rebuilt file.</param>
-public readonly record struct FilterHeader(ushort Version, ushort K, long SizeBytes, uint LineCount, ulong Seed, Guid FileId)
+public sealed class FilterHeader
 {
+    internal FilterHeader(ushort version, ushort k, long sizeBytes, uint lineCount, ulong seed, Guid fileId)
+    {
+        Version = version;
+        K = k;
+        SizeBytes = sizeBytes;
+        LineCount = lineCount;
+        Seed = seed;
+        FileId = fileId;
+    }
+
+    /// <summary>Format version; this library reads and writes <see cref="CurrentVersion"/>.</summary>
+    public ushort Version { get; }
+
+    /// <summary>Bits set per name, all inside one line.</summary>
+    public ushort K { get; }
+
+    /// <summary>The configured <c>stream-existence-filter-size</c> the file was made for.</summary>
+    public long SizeBytes { get; }
+
+    /// <summary>Data lines after the header.</summary>
+    public uint LineCount { get; }
+
+    /// <summary>Seed of the XXH3-64 key hash.</summary>
+    public ulong Seed { get; }
+
+    /// <summary>Random identity of this file; a checkpoint names it, so a checkpoint never applies to a rebuilt file.</summary>
+    public Guid FileId { get; }
+
     /// <summary>"EVFILTER" in ASCII: bytes 0-7 of every filter file.</summary>
-    public static ReadOnlySpan<byte> Magic => "EVFILTER"u8;
+    internal static ReadOnlySpan<byte> Magic => "EVFILTER"u8;
 
     /// <summary>The format version this library writes.</summary>
-    public const ushort CurrentVersion = 1;
+    internal const ushort CurrentVersion = 1;
 
     /// <summary>The most probes a header may ask for; more only adds false positives.</summary>
-    public const int MaxK = 32;
+    internal const int MaxK = 32;
 
     /// <summary>The geometry the header describes.</summary>
-    public FilterGeometry Geometry => FilterGeometry.FromSize(SizeBytes);
+    internal FilterGeometry Geometry => FilterGeometry.FromSize(SizeBytes);
 
     /// <summary>Writes the header, checksum included, into the first 64 bytes of <paramref name="destination"/>.</summary>
-    public void WriteTo(Span<byte> destination)
+    internal void WriteTo(Span<byte> destination)
     {
         Span<byte> line = destination[..FilterGeometry.LineSize];
         line.Clear();
@@ -43,7 +65,7 @@ public readonly record struct FilterHeader(ushort Version, ushort K, long SizeBy
 
     /// <summary>Reads and validates a header. <paramref name="path"/> only names the file in errors.</summary>
     /// <exception cref="InvalidFilterHeaderException">Bad magic, version, checksum or fields.</exception>
-    public static FilterHeader Read(ReadOnlySpan<byte> source, string path)
+    internal static FilterHeader Read(ReadOnlySpan<byte> source, string path)
     {
         if (source.Length < FilterGeometry.LineSize)
         {

@@ -1,7 +1,7 @@
 namespace EventFilter;
 
 /// <summary>Why a header was rejected.</summary>
-public enum HeaderProblem
+internal enum HeaderProblem
 {
     /// <summary>The file is shorter than a header.</summary>
     Truncated,

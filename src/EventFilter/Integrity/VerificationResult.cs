@@ -1,22 +1,38 @@
 namespace EventFilter;
 
 /// <summary>What a scan of every line's checksum found. See docs/design.md, section "Verification".</summary>
-/// <param name="LinesChecked">Data lines scanned.</param>
-/// <param name="MismatchedLines">Lines whose checksum did not match their bits (set to all ones if the scan repaired).</param>
-/// <param name="AllOnesLines">Lines whose 480 bits are all set, repaired ones included; they answer "maybe" for everything.</param>
-/// <param name="RepairedLines">Lines this scan rewrote to all ones.</param>
-/// <param name="FirstBadLines">The first few mismatched line numbers (0-based data lines), for operators.</param>
-/// <param name="Threshold">The corrupted fraction above which a rebuild is needed.</param>
-public sealed record VerificationResult(
-    long LinesChecked,
-    long MismatchedLines,
-    long AllOnesLines,
-    long RepairedLines,
-    IReadOnlyList<long> FirstBadLines,
-    double Threshold)
+public sealed class VerificationResult
 {
+    internal VerificationResult(long linesChecked, long mismatchedLines, long allOnesLines, long repairedLines, IReadOnlyList<long> firstBadLines, double threshold)
+    {
+        LinesChecked = linesChecked;
+        MismatchedLines = mismatchedLines;
+        AllOnesLines = allOnesLines;
+        RepairedLines = repairedLines;
+        FirstBadLines = firstBadLines;
+        Threshold = threshold;
+    }
+
+    /// <summary>Data lines scanned.</summary>
+    public long LinesChecked { get; }
+
+    /// <summary>Lines whose checksum did not match their bits (set to all ones if the scan repaired).</summary>
+    public long MismatchedLines { get; }
+
+    /// <summary>Lines whose 480 bits are all set, repaired ones included; they answer "maybe" for everything.</summary>
+    public long AllOnesLines { get; }
+
+    /// <summary>Lines this scan rewrote to all ones.</summary>
+    public long RepairedLines { get; }
+
+    /// <summary>The first few mismatched line numbers (0-based data lines), for operators.</summary>
+    public IReadOnlyList<long> FirstBadLines { get; }
+
+    /// <summary>The corrupted fraction above which a rebuild is needed.</summary>
+    public double Threshold { get; }
+
     /// <summary>How many bad line numbers a scan keeps.</summary>
-    public const int MaxBadLinesReported = 16;
+    internal const int MaxBadLinesReported = 16;
 
     /// <summary>Lines that count as corrupted: mismatched ones plus all-ones ones, without counting a line twice.</summary>
     public long CorruptedLines => MismatchedLines - RepairedLines + AllOnesLines;
@@ -28,5 +44,5 @@ public sealed record VerificationResult(
     public bool RebuildRequired => CorruptedFraction > Threshold;
 
     /// <summary>True when every checksum matched and no line is all ones.</summary>
-    public bool IsClean => CorruptedLines == 0;
+    internal bool IsClean => CorruptedLines == 0;
 }

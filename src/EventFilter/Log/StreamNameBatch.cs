@@ -19,10 +19,10 @@ public sealed class StreamNameBatch
     }
 
     /// <summary>Names in the batch.</summary>
-    public int Count { get; private set; }
+    internal int Count { get; private set; }
 
     /// <summary>Bytes of names in the batch.</summary>
-    public int ByteCount { get; private set; }
+    internal int ByteCount { get; private set; }
 
     /// <summary>The position just past the last record read; set by the log.</summary>
     public long NextPosition { get; set; }
@@ -31,7 +31,7 @@ public sealed class StreamNameBatch
     public ReadOnlySpan<byte> Names => _names.AsSpan(0, ByteCount);
 
     /// <summary>The byte length of each name, in order.</summary>
-    public ReadOnlySpan<int> Lengths => _lengths.AsSpan(0, Count);
+    internal ReadOnlySpan<int> Lengths => _lengths.AsSpan(0, Count);
 
     /// <summary>True when no more names fit by count (a long name may still grow the byte buffer).</summary>
     public bool IsFull => Count == _lengths.Length;
@@ -57,7 +57,7 @@ public sealed class StreamNameBatch
     }
 
     /// <summary>Empties the batch for the next read.</summary>
-    public void Clear()
+    internal void Clear()
     {
         Count = 0;
         ByteCount = 0;

@@ -37,10 +37,10 @@ public static class FalsePositiveModel
     }
 
     /// <summary>The classic (unblocked) Bloom filter rate: (1 - e^(-k n / m))^k, for comparison.</summary>
-    public static double Classic(double names, double bits, int k) => Math.Pow(1 - Math.Exp(-k * names / bits), k);
+    internal static double Classic(double names, double bits, int k) => Math.Pow(1 - Math.Exp(-k * names / bits), k);
 
     /// <summary>The k in 1..<paramref name="maxK"/> with the lowest expected rate at <paramref name="bitsPerName"/>.</summary>
-    public static int BestK(double bitsPerName, int maxK = 24)
+    internal static int BestK(double bitsPerName, int maxK = 24)
     {
         const long lines = 1_000_000;
         double names = lines * FilterGeometry.BitsPerLine / bitsPerName;
@@ -55,6 +55,13 @@ public static class FalsePositiveModel
 
         return best;
     }
+
+    /// <summary>
+    /// The data lines (of 480 filter bits each) a file of <paramref name="sizeBytes"/> holds: what <see cref="Expected"/>
+    /// takes for a size (docs/file-format.md).
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The size is not a valid <c>stream-existence-filter-size</c>.</exception>
+    public static long LinesFor(long sizeBytes) => FilterGeometry.FromSize(sizeBytes).LineCount;
 
     /// <summary>
     /// The smallest <c>stream-existence-filter-size</c> in bytes whose expected rate for <paramref name="names"/>

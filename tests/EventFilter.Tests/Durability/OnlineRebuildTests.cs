@@ -45,7 +45,7 @@ public sealed class OnlineRebuildTests : IDisposable
     public async Task Damage_below_the_threshold_is_left_to_answer_maybe()
     {
         var log = new InMemoryStreamLog();
-        StreamExistenceFilterOptions options = Options(_dir) with { AllOnesRebuildThreshold = 0.05 };
+        StreamExistenceFilterOptions options = new() { DataDirectory = _dir.Path, SizeBytes = 1 << 20, CatchUpCheckpointRecords = 1_000_000, AllOnesRebuildThreshold = 0.05 };
         await WriteCheckpointedAsync(options, log, Written);
         CorruptionTests.CorruptRandomLines(options.FilterPath, fraction: 0.03, seed: 3);
 
@@ -121,7 +121,7 @@ public sealed class OnlineRebuildTests : IDisposable
     [InlineData(1.5)]
     [InlineData(double.NaN)]
     public void An_all_ones_threshold_outside_0_to_1_is_refused(double threshold) =>
-        Assert.Throws<ArgumentOutOfRangeException>(() => (Options(_dir) with { AllOnesRebuildThreshold = threshold }).Validate());
+        Assert.Throws<ArgumentOutOfRangeException>(() => new StreamExistenceFilterOptions { DataDirectory = _dir.Path, AllOnesRebuildThreshold = threshold }.Validate());
 
     // Appends (checking every name so far) while the new file's reads are held, then lets it finish.
     private static async Task<int> AppendWhileHeldAsync(InMemoryStreamLog log, StreamExistenceFilter filter, Task building, int from = Written)
@@ -142,7 +142,7 @@ public sealed class OnlineRebuildTests : IDisposable
 
     private static Guid FileId(StreamExistenceFilterOptions options)
     {
-        using FilterFile onDisk = FilterFile.OpenReadOnly(options.FilterPath);
+        using FilterFile onDisk = FilterFile.OpenExisting(options.FilterPath);
         return onDisk.Header.FileId;
     }
 }

@@ -69,9 +69,9 @@ public sealed class ResizeAndRebuildTests : IDisposable
         Assert.False(File.Exists(ResizeFiles.PathFor(resized.FilterPath)));
         filter2.Dispose();
 
-        using FilterFile onDisk = FilterFile.OpenReadOnly(resized.FilterPath);
+        using FilterFile onDisk = FilterFile.OpenExisting(resized.FilterPath);
         Assert.Equal(1 << 20, onDisk.Header.SizeBytes);
-        Assert.Equal(onDisk.Header.FileId, CheckpointFile.TryRead(CheckpointFile.PathFor(resized.FilterPath))!.Value.FilterFileId);
+        Assert.Equal(onDisk.Header.FileId, CheckpointFile.TryRead(CheckpointFile.PathFor(resized.FilterPath))!.FilterFileId);
     }
 
     [Fact]

@@ -11,7 +11,7 @@ public sealed class JournalTests : IDisposable
     public void Dispose() => _dir.Dispose();
 
     private StreamExistenceFilterOptions Options(long? foldBytes = long.MaxValue) =>
-        FilterHarness.Options(_dir) with { JournalFoldBytes = foldBytes };
+        new() { DataDirectory = _dir.Path, SizeBytes = 1 << 20, CatchUpCheckpointRecords = 1_000_000, JournalFoldBytes = foldBytes };
 
     [Fact]
     public async Task A_corrupted_journal_record_is_never_applied_and_catch_up_starts_at_the_last_commit_before_it()
@@ -34,7 +34,7 @@ public sealed class JournalTests : IDisposable
         bytes.AsSpan(JournalHeader.Length + (record * JournalRecord.Length) + 8, 60).Fill(0xFF);
         File.WriteAllBytes(journal, bytes);
 
-        using (FilterFile readOnly = FilterFile.OpenReadOnly(options.FilterPath))
+        using (FilterFile readOnly = FilterFile.OpenExisting(options.FilterPath))
         {
             Assert.Contains("fails its checksum", readOnly.PendingJournal.Damage, StringComparison.Ordinal);
             Assert.Equal(firstCheckpoint, readOnly.PendingJournal.Position);
@@ -72,7 +72,7 @@ public sealed class JournalTests : IDisposable
             stream.Write(new byte[30]);
         }
 
-        using FilterFile reopened = FilterFile.OpenReadOnly(path);
+        using FilterFile reopened = FilterFile.OpenExisting(path);
         Assert.Null(reopened.PendingJournal.Damage);
         Assert.Equal(1, reopened.PendingJournal.Position);
         Assert.True(reopened.MightExist("a"));
@@ -119,10 +119,10 @@ public sealed class JournalTests : IDisposable
             Assert.NotEmpty(JournalFiles.List(path));
             filter.FoldJournal();
             Assert.Empty(JournalFiles.List(path));
-            Assert.Equal(500, CheckpointFile.TryRead(CheckpointFile.PathFor(path))!.Value.Position);
+            Assert.Equal(500, CheckpointFile.TryRead(CheckpointFile.PathFor(path))!.Position);
         }
 
-        using FilterFile reopened = FilterFile.OpenReadOnly(path);
+        using FilterFile reopened = FilterFile.OpenExisting(path);
         Assert.True(reopened.PendingJournal.IsEmpty);
         Assert.Equal(0, Enumerable.Range(0, 500).Count(i => !reopened.MightExist(Names.Added(i))));
     }

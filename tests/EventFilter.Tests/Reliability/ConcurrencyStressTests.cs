@@ -85,7 +85,7 @@ public sealed class ConcurrencyStressTests(ITestOutputHelper output) : IDisposab
         Assert.Equal(0, falseNegatives);
         Assert.True(checkpoints > 1 && appended > 1_000 && lookups > 1_000);
 
-        using FilterFile quiescent = FilterFile.OpenReadOnly(options.FilterPath);
+        using FilterFile quiescent = FilterFile.OpenExisting(options.FilterPath);
         Assert.Equal(0, quiescent.Verify(repair: false).MismatchedLines);
         using StreamExistenceFilter reopened = await FilterHarness.OpenReadyAsync(options, log);
         Assert.Equal(0, FilterHarness.FalseNegatives(reopened, appended));

@@ -137,7 +137,7 @@ public sealed class CrashMatrixTests(ITestOutputHelper output) : IDisposable
         Directory.CreateDirectory(Path.GetDirectoryName(copy)!);
         FilterImage.CopyTo(filterPath, copy);
         long sizeBytes;
-        using (FilterFile header = FilterFile.OpenReadOnly(copy)) { sizeBytes = header.Header.SizeBytes; }
+        using (FilterFile header = FilterFile.OpenExisting(copy)) { sizeBytes = header.Header.SizeBytes; }
         using FilterFile file = FilterFile.Open(copy, new FilterFileOptions { SizeBytes = sizeBytes, CorruptionThreshold = 0.999999 });
         long? durable = file.CommittedPosition;
         if (durable is null)
@@ -152,12 +152,12 @@ public sealed class CrashMatrixTests(ITestOutputHelper output) : IDisposable
                 return; // written atomically, so this would be a defect: the open below reports it as ignored, and catch-up covers it
             }
 
-            if (checkpoint is null || checkpoint.Value.FilterFileId != file.Header.FileId)
+            if (checkpoint is null || checkpoint.FilterFileId != file.Header.FileId)
             {
                 return; // no position, or a stale one that vouches for nothing
             }
 
-            durable = checkpoint.Value.Position;
+            durable = checkpoint.Position;
         }
 
         Assert.InRange(durable.Value, 0, durableEnd);

@@ -97,7 +97,7 @@ public sealed class StorageFailureTests : IDisposable
         }
 
         // Only the durable files speak now: every name of both batches, and the last position.
-        using FilterFile reopened = FilterFile.OpenReadOnly(path);
+        using FilterFile reopened = FilterFile.OpenExisting(path);
         Assert.Equal(1_000, reopened.PendingJournal.Position);
         Assert.Equal(0, Enumerable.Range(0, 1_000).Count(i => !reopened.MightExist(Names.Added(i))));
     }

@@ -97,7 +97,7 @@ public sealed class TornWriteTests(ITestOutputHelper output) : IDisposable
         string copy = Path.Combine(dir, "fold-copy", "f");
         Directory.CreateDirectory(Path.GetDirectoryName(copy)!);
         FilterImage.CopyTo(filterPath, copy);
-        using (FilterFile file = FilterFile.OpenForRepair(copy))
+        using (FilterFile file = FilterFile.OpenExisting(copy, writable: true))
         {
             file.FoldJournal();
         }

@@ -58,7 +58,7 @@ internal sealed record LayerReport(
 
         try
         {
-            using FilterFile file = FilterFile.OpenReadOnly(path);
+            using FilterFile file = FilterFile.OpenExisting(path);
             VerificationResult verification = ProgressDisplay.Verify(console, $"inspect {System.IO.Path.GetFileName(filterDirectory)}/{System.IO.Path.GetFileName(path)}", file, repair: false, threshold);
             FilterStatistics statistics = file.ComputeStatistics();
             CheckpointReport? checkpoint = CheckpointReport.ReadBeside(path, file.Header.FileId);
