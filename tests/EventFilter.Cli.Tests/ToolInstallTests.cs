@@ -17,7 +17,7 @@ public sealed class ToolInstallTests : IDisposable
     [Fact]
     public void The_tool_packs_installs_into_a_tool_path_and_answers_version()
     {
-        string repository = RepositoryRoot();
+        string repository = RepositoryFiles.Root;
         string artifacts = _dir.File("artifacts"), tools = _dir.File("tools");
 
         Run("dotnet", repository, "pack", Path.Combine("src", "EventFilter.Cli"), "-c", "Release", "--no-build", "-o", artifacts);
@@ -36,17 +36,6 @@ public sealed class ToolInstallTests : IDisposable
 
     private static string InformationalVersion(Assembly assembly) =>
         assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "(none)";
-
-    private static string RepositoryRoot()
-    {
-        var directory = new DirectoryInfo(AppContext.BaseDirectory);
-        while (directory is not null && !File.Exists(Path.Combine(directory.FullName, "EventFilter.sln")))
-        {
-            directory = directory.Parent;
-        }
-
-        return directory?.FullName ?? throw new InvalidOperationException("no EventFilter.sln above " + AppContext.BaseDirectory);
-    }
 
     private static string Run(string program, string directory, params string[] arguments)
     {
