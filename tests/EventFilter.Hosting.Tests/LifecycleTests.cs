@@ -123,6 +123,18 @@ public sealed class LifecycleTests : IDisposable
         Assert.Contains(_logs.Messages(9), m => m.Contains("caught up: 2000 records", StringComparison.Ordinal));
     }
 
+    // Regression: an empty log's catch-up logged "100.0%, ETA unknown".
+    [Fact]
+    public async Task Catch_up_of_an_empty_log_says_nothing_remains()
+    {
+        using IHost host = TestHosts.Build(_dir, _log, _logs, _time);
+        await host.StartAsync();
+        await host.Filter().WhenReady;
+        await host.StopAsync();
+
+        Assert.Contains(_logs.Messages(8), m => Regex.IsMatch(m, @"^Catching up .+: 0 records, 0 records/s, 100\.0%, ETA 00:00:00$"));
+    }
+
     [Fact]
     public async Task Stop_during_catch_up_cancels_it_and_closes_the_file()
     {

@@ -15,11 +15,16 @@ public sealed record CatchUpProgress(string Path, long StartPosition, long Posit
     /// <summary>Share of the log between start and end already read, 0-100.</summary>
     public double Percent => EndPosition <= StartPosition ? 100 : 100.0 * (Position - StartPosition) / (EndPosition - StartPosition);
 
-    /// <summary>Time left at the rate so far, by log position; null before there is a rate.</summary>
+    /// <summary>Time left at the rate so far, by log position; zero once the end is reached; null before there is a rate.</summary>
     public TimeSpan? EstimatedRemaining
     {
         get
         {
+            if (Position >= EndPosition)
+            {
+                return TimeSpan.Zero;
+            }
+
             double done = Position - StartPosition;
             if (done <= 0 || Elapsed <= TimeSpan.Zero)
             {
