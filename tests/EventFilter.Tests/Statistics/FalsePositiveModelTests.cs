@@ -39,12 +39,10 @@ public sealed class FalsePositiveModelTests
     {
         // The rate depends only on names per line, so a trillion names need a million times the lines of a million.
         // (At 75%: a trillion names fit no file at any lower rate.)
-        long lines = (FalsePositiveModel.SizeFor(1e12, 0.75, 6) / FilterGeometry.LineSize) - 1;
-        long millionLines = (FalsePositiveModel.SizeFor(1e6, 0.75, 6) / FilterGeometry.LineSize) - 1;
+        long lines = SmallestLinesMeeting(1e12, 0.75, 6);
+        long millionLines = SmallestLinesMeeting(1e6, 0.75, 6);
 
         Assert.InRange(lines, (millionLines - 1) * 1_000_000, millionLines * 1_000_000);
-        Assert.True(FalsePositiveModel.Expected(1e12, lines, 6) <= 0.75);
-        Assert.True(FalsePositiveModel.Expected(1e12, lines - 1, 6) > 0.75);
     }
 
     [Fact]
@@ -57,12 +55,7 @@ public sealed class FalsePositiveModelTests
     public void SizeFor_finds_sizes_between_two_and_four_billion_lines()
     {
         // 150G names at 1% need about 3.1 billion lines: within a file's 2^32 - 1, past the 2^31 a doubling search from one line tried last.
-        long bytes = FalsePositiveModel.SizeFor(150e9, 0.01, 6);
-        long lines = (bytes / FilterGeometry.LineSize) - 1;
-
-        Assert.InRange(lines, (1L << 31) + 1, uint.MaxValue);
-        Assert.True(FalsePositiveModel.Expected(150e9, lines, 6) <= 0.01);
-        Assert.True(FalsePositiveModel.Expected(150e9, lines - 1, 6) > 0.01);
+        Assert.InRange(SmallestLinesMeeting(150e9, 0.01, 6), (1L << 31) + 1, uint.MaxValue);
     }
 
     [Theory]
@@ -83,5 +76,14 @@ public sealed class FalsePositiveModelTests
         // 232.8 names per line: the Poisson sum, evaluated independently at that load, gives 0.7122.
         Assert.True(double.IsFinite(rate));
         Assert.InRange(rate, 0.7122, 0.7123);
+    }
+
+    /// <summary>The lines of <see cref="FalsePositiveModel.SizeFor"/>'s size, checked to be the fewest that meet the target.</summary>
+    private static long SmallestLinesMeeting(double names, double rate, int k)
+    {
+        long lines = (FalsePositiveModel.SizeFor(names, rate, k) / FilterGeometry.LineSize) - 1;
+        Assert.True(FalsePositiveModel.Expected(names, lines, k) <= rate, $"{lines} lines miss {rate}");
+        Assert.True(FalsePositiveModel.Expected(names, lines - 1, k) > rate, $"{lines - 1} lines already meet {rate}");
+        return lines;
     }
 }
