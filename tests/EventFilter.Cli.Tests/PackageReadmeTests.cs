@@ -8,10 +8,18 @@ namespace EventFilter.Cli.Tests;
 /// </summary>
 public sealed partial class PackageReadmeTests
 {
+    public static TheoryData<string> PackedReadmes() => [.. PackedReadmePaths()];
+
+    [Fact]
+    public void The_three_packages_pack_a_readme()
+    {
+        Assert.Superset(
+            new HashSet<string> { Path.Combine("src", "EventFilter", "README.md"), Path.Combine("src", "EventFilter.Hosting", "README.md"), Path.Combine("src", "EventFilter.Cli", "README.md") },
+            PackedReadmePaths().ToHashSet());
+    }
+
     [Theory]
-    [InlineData("src/EventFilter/README.md")]
-    [InlineData("src/EventFilter.Hosting/README.md")]
-    [InlineData("src/EventFilter.Cli/README.md")]
+    [MemberData(nameof(PackedReadmes))]
     public void A_packed_readme_links_nothing_outside_its_package(string path)
     {
         string text = File.ReadAllText(Path.Combine(RepositoryFiles.Root, path));
@@ -26,4 +34,11 @@ public sealed partial class PackageReadmeTests
 
     [GeneratedRegex(@"\bdocs/[\w./-]*")]
     private static partial Regex DocsPath();
+
+    /// <summary>The README of every project under src/ that packs one (PackageReadmeFile), relative to the repository.</summary>
+    private static IEnumerable<string> PackedReadmePaths() =>
+        Directory.EnumerateFiles(Path.Combine(RepositoryFiles.Root, "src"), "*.csproj", SearchOption.AllDirectories)
+            .Where(project => File.ReadAllText(project).Contains("<PackageReadmeFile>README.md</PackageReadmeFile>", StringComparison.Ordinal))
+            .Select(project => Path.GetRelativePath(RepositoryFiles.Root, Path.Combine(Path.GetDirectoryName(project)!, "README.md")))
+            .Order(StringComparer.Ordinal);
 }
