@@ -16,7 +16,9 @@ internal sealed class ProgressLine(TextWriter output, long total, LoadCounters c
                 long done = counters.Done;
                 long rate = done - previous;
                 previous = done;
-                string eta = rate > 0 ? TimeSpan.FromSeconds(Math.Ceiling((total - done) / (double)rate)).ToString(@"hh\:mm\:ss", CultureInfo.InvariantCulture) : "unknown";
+                string eta = done >= total ? "00:00:00"
+                    : rate > 0 ? TimeSpan.FromSeconds(Math.Ceiling((total - done) / (double)rate)).ToString(@"hh\:mm\:ss", CultureInfo.InvariantCulture)
+                    : "unknown";
                 await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
                     $"{done,12:N0} / {total:N0} streams ({100.0 * done / total:F1}%)  {rate:N0} appends/s  {counters.Conflicts:N0} conflicts  {counters.Failed:N0} failed  ETA {eta}")).ConfigureAwait(false);
             }

@@ -72,6 +72,7 @@ internal static class ServerApp
         app.UseSerilogRequestLogging(requests => requests.GetLevel = RequestLogLevel.Of);
         app.UseExceptionHandler();
         app.UseStatusCodePages();
+        app.Use(DotSegments.RefuseAsync);
         app.MapStreamEndpoints();
         app.MapFilterEndpoints();
         app.MapHealthChecks("/health", new HealthCheckOptions { ResponseWriter = HealthResponseWriter.WriteAsync });

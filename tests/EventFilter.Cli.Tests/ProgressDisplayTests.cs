@@ -43,6 +43,17 @@ public sealed class ProgressDisplayTests
             lines);
     }
 
+    // Regression: a snapshot at 100% taken before any time had passed said "ETA ?" with nothing left to do.
+    [Fact]
+    public void Nothing_remains_at_100_percent_even_before_there_is_a_rate()
+    {
+        var done = new ProgressSnapshot("verify", 1000, 1000, TimeSpan.Zero);
+
+        Assert.Equal(TimeSpan.Zero, done.Remaining);
+        Assert.EndsWith("ETA 0:00:00", done.ToLine(), StringComparison.Ordinal);
+        Assert.EndsWith("ETA 0:00:00", done.ToBar(), StringComparison.Ordinal);
+    }
+
     [Fact]
     public void A_terminal_gets_a_bar_redrawn_in_place()
     {

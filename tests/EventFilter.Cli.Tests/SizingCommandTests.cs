@@ -41,6 +41,37 @@ public sealed class SizingCommandTests
         Assert.Contains("stream-existence-filter-size = ", run.Stdout, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void Sizing_a_trillion_streams_says_no_filter_is_that_large()
+    {
+        CliRun run = CliRun.Of("sizing", "--streams", "1T", "--json");
+
+        Assert.Equal(0, run.ExitCode);
+        JsonElement blocked = run.Json().GetProperty("blocked");
+        Assert.Equal(JsonValueKind.Null, blocked.GetProperty("sizeBytes").ValueKind);
+        Assert.Equal(JsonValueKind.Null, blocked.GetProperty("falsePositiveRate").ValueKind);
+    }
+
+    [Fact]
+    public void Sizing_a_trillion_streams_at_a_loose_rate_gives_a_size_that_meets_it()
+    {
+        CliRun run = CliRun.Of("sizing", "--streams", "1T", "--fp", "75%", "--json");
+
+        Assert.Equal(0, run.ExitCode);
+        JsonElement blocked = run.Json().GetProperty("blocked");
+        Assert.Equal(FalsePositiveModel.SizeFor(1e12, 0.75, 6), blocked.GetProperty("sizeBytes").GetInt64());
+        Assert.InRange(blocked.GetProperty("falsePositiveRate").GetDouble(), 0.74, 0.75);
+    }
+
+    [Fact]
+    public void Sizing_a_trillion_streams_in_the_smallest_file_rates_it_at_one()
+    {
+        CliRun run = CliRun.Of("sizing", "--streams", "1T", "--size", "128", "--json");
+
+        Assert.Equal(0, run.ExitCode);
+        Assert.Equal(1.0, run.Json().GetProperty("blocked").GetProperty("falsePositiveRate").GetDouble(), 15);
+    }
+
     [Theory]
     [InlineData("sizing")]
     [InlineData("sizing", "--streams", "0")]

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Reflection;
 
 namespace EventFilter.Cli.Tests;
 
@@ -16,26 +17,25 @@ public sealed class ToolInstallTests : IDisposable
     [Fact]
     public void The_tool_packs_installs_into_a_tool_path_and_answers_version()
     {
-        string repository = RepositoryRoot();
+        string repository = RepositoryFiles.Root;
         string artifacts = _dir.File("artifacts"), tools = _dir.File("tools");
 
         Run("dotnet", repository, "pack", Path.Combine("src", "EventFilter.Cli"), "-c", "Release", "--no-build", "-o", artifacts);
-        Run("dotnet", repository, "tool", "install", "--tool-path", tools, "--add-source", artifacts, "EventFilter.Cli");
-        string version = Run(Path.Combine(tools, "eventfilter"), repository, "--version");
+        Run("dotnet", repository, "tool", "install", "--tool-path", tools, "--prerelease", "--add-source", artifacts, "EventFilter.Cli");
+        string version = Run(Path.Combine(tools, "eventfilter"), repository, "--version").Trim();
 
-        Assert.Matches(@"^\d+\.\d+\.\d+", version.Trim());
+        // One version from git (MinVer) everywhere: the package, its symbols, --version and every assembly, which
+        // add only "+commit".
+        string packageVersion = version.Split('+')[0];
+        Assert.Matches(@"^\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?$", packageVersion);
+        Assert.True(File.Exists(Path.Combine(artifacts, $"EventFilter.Cli.{packageVersion}.nupkg")), $"no EventFilter.Cli.{packageVersion}.nupkg in {string.Join(", ", Directory.GetFiles(artifacts).Select(Path.GetFileName))}");
+        Assert.True(File.Exists(Path.Combine(artifacts, $"EventFilter.Cli.{packageVersion}.snupkg")), "no symbols package");
+        Assert.Equal(version, InformationalVersion(typeof(Cli).Assembly));
+        Assert.Equal(version, InformationalVersion(typeof(FilterFile).Assembly));
     }
 
-    private static string RepositoryRoot()
-    {
-        var directory = new DirectoryInfo(AppContext.BaseDirectory);
-        while (directory is not null && !File.Exists(Path.Combine(directory.FullName, "EventFilter.sln")))
-        {
-            directory = directory.Parent;
-        }
-
-        return directory?.FullName ?? throw new InvalidOperationException("no EventFilter.sln above " + AppContext.BaseDirectory);
-    }
+    private static string InformationalVersion(Assembly assembly) =>
+        assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "(none)";
 
     private static string Run(string program, string directory, params string[] arguments)
     {

@@ -101,10 +101,7 @@ public sealed class LifecycleTests : IDisposable
     [Fact]
     public async Task A_first_start_says_it_creates_the_filter_rather_than_rebuilding_it()
     {
-        using IHost host = TestHosts.Build(_dir, _log, _logs, _time);
-        await host.StartAsync();
-        await host.Filter().WhenReady;
-        await host.StopAsync();
+        await StartUntilReadyAndStopAsync();
 
         Assert.Contains(_logs.Messages(19), m => m.EndsWith("does not exist yet: creating it and filling it from the log", StringComparison.Ordinal));
         Assert.Empty(_logs.Messages(4)); // "rebuilt" would alarm an operator on a fresh install
@@ -114,13 +111,19 @@ public sealed class LifecycleTests : IDisposable
     public async Task Catch_up_progress_is_logged_with_rate_percent_and_eta()
     {
         _log.AppendRange(0, 2000);
-        using IHost host = TestHosts.Build(_dir, _log, _logs, _time);
-        await host.StartAsync();
-        await host.Filter().WhenReady;
-        await host.StopAsync();
+        await StartUntilReadyAndStopAsync();
 
         Assert.Contains(_logs.Messages(8), m => Regex.IsMatch(m, @"^Catching up .+: 2000 records, [\d,]+ records/s, 100\.0%, ETA 00:00:00$"));
         Assert.Contains(_logs.Messages(9), m => m.Contains("caught up: 2000 records", StringComparison.Ordinal));
+    }
+
+    // Regression: an empty log's catch-up logged "100.0%, ETA unknown".
+    [Fact]
+    public async Task Catch_up_of_an_empty_log_says_nothing_remains()
+    {
+        await StartUntilReadyAndStopAsync();
+
+        Assert.Contains(_logs.Messages(8), m => Regex.IsMatch(m, @"^Catching up .+: 0 records, 0 records/s, 100\.0%, ETA 00:00:00$"));
     }
 
     [Fact]
@@ -152,6 +155,14 @@ public sealed class LifecycleTests : IDisposable
         Assert.NotEqual(FilterState.Ready, filter.State);
         Assert.NotEqual(FilterState.Initializing, filter.State);
         Assert.True(filter.MightExist("anything"));
+    }
+
+    private async Task StartUntilReadyAndStopAsync()
+    {
+        using IHost host = TestHosts.Build(_dir, _log, _logs, _time);
+        await host.StartAsync();
+        await host.Filter().WhenReady;
+        await host.StopAsync();
     }
 
     private long? ReadCheckpoint()

@@ -135,6 +135,25 @@ public sealed class BadInputTests : IAsyncLifetime
         Assert.Equal(HttpStatusCode.NotFound, (await _server.Api.ReadAsync("s")).Status);
     }
 
+    // Regression: Kestrel resolves dot segments, raw or percent-encoded, before routing, so a stream named ".." sent as
+    // %2E%2E (or a path through one) reached another endpoint: GET /filter/streams/%2E%2e was served as GET /filter (200).
+    [Theory]
+    [InlineData("GET", "/filter/streams/%2E%2e")]
+    [InlineData("GET", "/filter/streams/..")]
+    [InlineData("GET", "/filter/streams/.")]
+    [InlineData("GET", "/streams/%2e%2E")]
+    [InlineData("GET", "/streams/x/%2E%2E/s")]
+    [InlineData("GET", "/x/../health")]
+    [InlineData("POST", "/filter/streams/%2e%2e/rebuild")]
+    public async Task A_dot_segment_anywhere_in_the_path_is_400_problem_json(string method, string target)
+    {
+        (int status, string response) = await RawHttp.SendAsync(_server.Address, method, RawHttp.Target(target));
+
+        Assert.True(status == 400, $"{method} {target}: {response}");
+        Assert.Contains("Content-Type: application/problem+json", response, StringComparison.OrdinalIgnoreCase);
+        Assert.Contains("\"title\":\"Invalid path\"", response, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData("streams/s?count=0")]
     [InlineData("streams/s?count=4097")]

@@ -12,6 +12,8 @@ internal static class Problems
     public static IResult BadRequest(string title, string detail) =>
         TypedResults.Problem(detail, statusCode: StatusCodes.Status400BadRequest, title: title);
 
+    public static IResult InvalidPath(string detail) => BadRequest("Invalid path", detail);
+
     public static IResult InvalidStreamName(string detail) => BadRequest("Invalid stream name", detail);
 
     public static IResult InvalidBody(string detail) => BadRequest("Invalid request body", detail);

@@ -23,14 +23,8 @@ internal static class RouteStreamName
     public static bool TryRead(HttpContext context, int index, [NotNullWhen(true)] out string? stream, [NotNullWhen(false)] out IResult? problem)
     {
         stream = null;
+        // DotSegments has refused paths with '.' or '..' segments, which Kestrel resolves: the raw segments line up with the route.
         string[] segments = RawPath(context).Split('/');
-        if (segments.Any(IsDotSegment))
-        {
-            // Kestrel resolved these before routing, so the raw segments no longer line up with the route.
-            problem = Problems.InvalidStreamName("The path holds '.' or '..' segments; percent-encode such a stream name's dots.");
-            return false;
-        }
-
         byte[]? utf8 = index < segments.Length ? PercentDecode(segments[index]) : [];
         problem = utf8 switch
         {
@@ -59,8 +53,8 @@ internal static class RouteStreamName
         }
     }
 
-    // The path part of the request target as the client sent it: origin form "/streams/x?y" or absolute form "http://h/streams/x".
-    private static string RawPath(HttpContext context)
+    /// <summary>The path part of the request target as the client sent it: origin form "/streams/x?y" or absolute form "http://h/streams/x".</summary>
+    public static string RawPath(HttpContext context)
     {
         string raw = context.Features.Get<IHttpRequestFeature>()?.RawTarget ?? context.Request.Path.ToString();
         int query = raw.IndexOf('?', StringComparison.Ordinal);
@@ -77,9 +71,6 @@ internal static class RouteStreamName
 
     // C0 controls and DEL: a name holding CR, LF or TAB would split or forge lines in logs and tools that print it.
     private static bool IsControl(byte b) => b is < 0x20 or 0x7F;
-
-    private static bool IsDotSegment(string segment) =>
-        segment.Replace("%2e", ".", StringComparison.OrdinalIgnoreCase) is "." or "..";
 
     // Null when a '%' is not followed by two hex digits. Characters outside ASCII (which Kestrel does not normally let
     // through) are taken as the text they are, UTF-8 encoded.

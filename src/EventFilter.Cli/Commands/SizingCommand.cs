@@ -14,7 +14,7 @@ internal static class SizingCommand
     /// <summary>The target rate when neither --fp nor --size is given.</summary>
     public const double DefaultTargetRate = 0.01;
 
-    /// <summary>Beyond this the model's sums get slow and no filter could hold the streams anyway.</summary>
+    /// <summary>Beyond this no filter could hold the streams at any useful rate (10^12 need at least 71% false positives in the largest file).</summary>
     private const long MaxStreams = 1_000_000_000_000;
 
     public static Command Create(CliConsole console)

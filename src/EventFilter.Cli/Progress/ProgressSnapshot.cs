@@ -11,8 +11,11 @@ internal readonly record struct ProgressSnapshot(string Activity, long Done, lon
 
     public double LinesPerSecond => Elapsed.TotalSeconds <= 0 ? 0 : Done / Elapsed.TotalSeconds;
 
-    /// <summary>Time left at the rate so far; null before there is a rate to go by.</summary>
-    public TimeSpan? Remaining => LinesPerSecond <= 0 ? null : TimeSpan.FromSeconds(Math.Min((Total - Done) / LinesPerSecond, TimeSpan.MaxValue.TotalSeconds / 2));
+    /// <summary>Time left at the rate so far; zero once every line is done; null before there is a rate to go by.</summary>
+    public TimeSpan? Remaining =>
+        Done >= Total ? TimeSpan.Zero
+        : LinesPerSecond <= 0 ? null
+        : TimeSpan.FromSeconds(Math.Min((Total - Done) / LinesPerSecond, TimeSpan.MaxValue.TotalSeconds / 2));
 
     /// <summary>"verify: 42.0% (1,680,000 of 4,000,000 lines), 840,000 lines/s, ETA 0:00:03".</summary>
     public string ToLine() =>

@@ -16,11 +16,16 @@ internal static class CatchUpRates
             ? 100
             : 100.0 * (progress.Position - progress.StartPosition) / (progress.EndPosition - progress.StartPosition);
 
-        /// <summary>Time left at the rate so far, by log position; null before there is a rate.</summary>
+        /// <summary>Time left at the rate so far, by log position; zero once the end is reached; null before there is a rate.</summary>
         public TimeSpan? EstimatedRemaining
         {
             get
             {
+                if (progress.Position >= progress.EndPosition)
+                {
+                    return TimeSpan.Zero;
+                }
+
                 double done = progress.Position - progress.StartPosition;
                 return done <= 0 || progress.Elapsed <= TimeSpan.Zero
                     ? null
