@@ -15,7 +15,8 @@ public sealed partial class EventLogEngine
     /// <exception cref="InvalidStreamNameException">The name is empty, over 1,000 UTF-8 bytes, or not valid Unicode.</exception>
     /// <exception cref="InvalidEventException">No events, too many, a bad event type, or more bytes than one segment holds.</exception>
     /// <exception cref="WrongExpectedVersionException">(From the task.) The stream's last event number did not match; nothing was written.</exception>
-    /// <exception cref="EngineStoppedException">Not started, disposed, or stopped by a write failure.</exception>
+    /// <exception cref="EngineStoppedException">Not started, disposed, or stopped by a write failure; nothing of the append was written.</exception>
+    /// <exception cref="AppendOutcomeUnknownException">(From the task.) A write failed and cutting the log back failed too: the append may or may not be in the log after a restart.</exception>
     public Task<AppendResult> AppendAsync(string streamName, ExpectedVersion expectedVersion, IReadOnlyList<EventData> events, CancellationToken cancellationToken = default)
     {
         byte[] utf8Name = StrictUtf8.EncodeStreamName(streamName);

@@ -62,6 +62,12 @@ public sealed partial class EventLogEngine : IStreamNameLog, IAsyncDisposable
     /// <summary>Just past the last durable record: the log's size in bytes. (<see cref="IStreamNameLog.EndPosition"/>.)</summary>
     public long EndPosition => _segments.DurableEnd;
 
+    /// <summary>For tests: fails a step of the writer's file work as a full disk would (<see cref="SegmentSet.Faults"/>).</summary>
+    internal Func<WriteStep, int, int?>? DiskFaults
+    {
+        set => _segments.Faults = value;
+    }
+
     /// <summary>Why the engine stopped taking appends (a failed write, fsync or index flush); null while healthy.</summary>
     public Exception? Failure => _writer?.Failure ?? _maintenance.Failure;
 

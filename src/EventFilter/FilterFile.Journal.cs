@@ -167,14 +167,19 @@ public sealed partial class FilterFile
         return new FlushResult(written, Stopwatch.GetElapsedTime(started));
     }
 
-    /// <summary>After a resize swap renamed this file, later journals and checkpoints go by the new name. The journal must be folded first.</summary>
-    internal void MovedTo(string path)
+    /// <summary>
+    /// After a resize swap renamed this file over <paramref name="replaced"/> (retired), later journals and checkpoints
+    /// go by its name, and so does the writer lock. The journal must be folded first.
+    /// </summary>
+    internal void MovedOver(FilterFile replaced)
     {
         lock (_flushGate)
         {
             Debug.Assert(_journal is null, "fold before renaming");
-            _path = path;
-            _nextGeneration = JournalFiles.NextGeneration(path);
+            Debug.Assert(replaced._retired, "retire the replaced file first: it gives up its lock");
+            _path = replaced._path;
+            _nextGeneration = JournalFiles.NextGeneration(_path);
+            _file.TakeOverWriterLock(replaced._file);
         }
     }
 

@@ -201,12 +201,13 @@ public sealed partial class StreamExistenceFilter
             CheckpointedFilter old = _serving!;
             old.File.Retire();
             ResizeFiles.Swap(path);
-            building.MovedTo(path);
+            building.MovedOver(old);
             _serving = building;
             _building = null;
             _contract.Read(builtTo); // below it, the new file holds every record: the build read them
 
-            // A reader may still be probing the old mapping; it stays mapped (its file already unlinked) until Dispose.
+            // A reader may still be probing the old mapping; it stays mapped (its file already unlinked) until Dispose,
+            // but its writer lock went to the new file above, and the new file's lock on ….resize was released.
             _retired.Add(old);
             _resizePending = false;
             _rebuildPending = false;

@@ -1,11 +1,14 @@
 using System.Net;
 using System.Text.Json;
+using EventLog.Segments;
 
 namespace EventLog.Server.Tests;
 
 /// <summary>
 /// The disk fills while the server runs (a small tmpfs, so root only): no append is acknowledged that is not durable,
-/// the server says it is unhealthy and why, stays readable, and after space returns a restart takes appends again.
+/// none answered 503 is in the log after a restart, the server says it is unhealthy and why, stays readable, and after
+/// space returns a restart takes appends again. When even the cut back fails (the engine's fault seam), the answer is
+/// 500 "outcome unknown", never a 503.
 /// </summary>
 public sealed class DiskFullTests : IDisposable
 {
@@ -60,6 +63,85 @@ public sealed class DiskFullTests : IDisposable
         await AssertReadableAsync(restarted.Api, acknowledged, payload);
         Assert.Equal(HttpStatusCode.Created, (await restarted.Api.AppendAsync("after-restart", "no-stream", EventsApi.OneEvent("E", "1"))).Status);
         Assert.Equal(HttpStatusCode.OK, (await restarted.Api.SendAsync(HttpMethod.Get, "health")).Status);
+    }
+
+    // Sixteen clients fill a 16 MB disk, so group commits carry several appends and a commit's write can be cut short
+    // with some of its appends whole on the disk; 1 MiB segments add rolls. An append answered 503 must not be in the
+    // log after the restart (a client that retries it with no-stream would get a 409 for its own write), a 201 must.
+    // Pins the failure where appends answered 503 were found in the log after the restart.
+    [RootFact]
+    public async Task Appends_answered_503_on_a_full_disk_are_not_in_the_log_after_a_restart_and_those_answered_201_are()
+    {
+        using SmallTmpfs disk = SmallTmpfs.Mount(Path.Combine(_directory.Path, "disk"), kilobytes: 16 * 1024);
+        string data = Path.Combine(disk.Path, "data");
+        string ballast = Path.Combine(disk.Path, "ballast");
+        await File.WriteAllBytesAsync(ballast, new byte[1024 * 1024]); // freed for the restart
+        string[] settings = ["--stream-existence-filter-size", "64KB", "--EventLog:SegmentSizeBytes", "1048576"];
+        string payload = JsonSerializer.Serialize(new string('x', 4000));
+        var answers = new System.Collections.Concurrent.ConcurrentDictionary<string, HttpStatusCode>();
+
+        await using (InProcessServer server = await InProcessServer.StartAsync(data, settings))
+        {
+            // Each client appends to new streams until the server refuses it.
+            await Task.WhenAll(Enumerable.Range(0, 16).Select(client => Task.Run(async () =>
+            {
+                for (int i = 0; ; i++)
+                {
+                    string stream = $"c{client}-{i}";
+                    ApiResponse answer = await server.Api.AppendAsync(stream, "no-stream", EventsApi.OneEvent("E", payload));
+                    answers[stream] = answer.Status;
+                    if (answer.Status != HttpStatusCode.Created)
+                    {
+                        Assert.True(answer.Status is HttpStatusCode.ServiceUnavailable or HttpStatusCode.InternalServerError, answer.ToString());
+                        Assert.Equal("application/problem+json", answer.MediaType);
+                        Assert.Contains("No space left on device", answer.Json.GetProperty("detail").GetString()!, StringComparison.Ordinal);
+                        return;
+                    }
+                }
+            })));
+        }
+
+        File.Delete(ballast);
+        await using InProcessServer restarted = await InProcessServer.StartAsync(data, settings);
+        int refused = 0;
+        foreach ((string stream, HttpStatusCode status) in answers)
+        {
+            HttpStatusCode read = (await restarted.Api.ReadAsync(stream)).Status;
+            if (status == HttpStatusCode.Created)
+            {
+                Assert.True(read == HttpStatusCode.OK, $"{stream} was answered 201 but reads {read} after the restart");
+            }
+            else if (status == HttpStatusCode.ServiceUnavailable)
+            {
+                refused++;
+                Assert.True(read == HttpStatusCode.NotFound, $"{stream} was answered 503 but is in the log after the restart");
+            }
+        }
+
+        Assert.True(refused > 0, "no append was refused");
+    }
+
+    // A failed write whose cut back fails too, through the engine's fault seam (no disk refuses a truncation on its
+    // own): the append is answered 500 "outcome unknown", distinct from the 503 refusals of the appends after it.
+    [Fact]
+    public async Task An_append_whose_write_and_cut_back_both_fail_is_answered_500_outcome_unknown_not_503()
+    {
+        await using InProcessServer server = await InProcessServer.StartAsync(_directory.Path, "--stream-existence-filter-size", "64KB");
+        Assert.Equal(HttpStatusCode.Created, (await server.Api.AppendAsync("before", "no-stream", EventsApi.OneEvent("E", "1"))).Status);
+        server.Engine.DiskFaults = (step, bytes) => step is WriteStep.Write or WriteStep.Truncate ? bytes / 2 : null;
+
+        ApiResponse unknown = await server.Api.AppendAsync("in-doubt", "no-stream", EventsApi.OneEvent("E", "2"));
+        Assert.True(unknown.Status == HttpStatusCode.InternalServerError, unknown.ToString());
+        Assert.Equal("application/problem+json", unknown.MediaType);
+        Assert.Equal("https://tools.ietf.org/html/rfc9110#section-15.6.1", unknown.Json.GetProperty("type").GetString());
+        Assert.Equal("Append outcome unknown", unknown.Json.GetProperty("title").GetString());
+        Assert.Equal("in-doubt", unknown.Json.GetProperty("stream").GetString());
+        Assert.Contains("may or may not be in the log", unknown.Json.GetProperty("detail").GetString()!, StringComparison.Ordinal);
+
+        ApiResponse refused = await server.Api.AppendAsync("after", "no-stream", EventsApi.OneEvent("E", "3"));
+        Assert.True(refused.Status == HttpStatusCode.ServiceUnavailable, refused.ToString());
+        Assert.Equal("https://tools.ietf.org/html/rfc9110#section-15.6.4", refused.Json.GetProperty("type").GetString());
+        Assert.Contains("This append was not written", refused.Json.GetProperty("detail").GetString()!, StringComparison.Ordinal);
     }
 
     private static async Task AssertReadableAsync(EventsApi api, List<string> acknowledged, string payload)

@@ -28,14 +28,14 @@ public sealed class FilterRebuildTests : IDisposable
         }
 
         string filterPath = Path.Combine(_directory.Path, "filter", StreamExistenceFilterOptions.DefaultFileName);
-        string before = Header(filterPath);
+        string before = FilterHeaderBytes.Read(filterPath);
         ApiResponse accepted = await server.Api.SendAsync(HttpMethod.Post, "filter/rebuild");
         Assert.Equal(HttpStatusCode.Accepted, accepted.Status);
         Assert.True(accepted.Json.GetProperty("started").GetBoolean());
 
         // Appends go on until the fresh file is the one on disk (its file id is new), and a few after.
         var clock = System.Diagnostics.Stopwatch.StartNew();
-        while (Header(filterPath) == before)
+        while (FilterHeaderBytes.Read(filterPath) == before)
         {
             Assert.True(clock.Elapsed < TimeSpan.FromMinutes(2), "the rebuild never swapped in");
             await AppendAsync(server, streams++);
@@ -55,6 +55,37 @@ public sealed class FilterRebuildTests : IDisposable
         }
     }
 
+    // Every order of resize and rebuild in one process: a resize after a rebuild (a restart at a new size, each cycle
+    // after the first), a rebuild after a resize, a rebuild after a rebuild. A second rebuild used to fail, leaving
+    // /health Degraded ("background work failed"): the first one's ….resize.lock outlived its swap.
+    [Fact]
+    public async Task Ten_cycles_of_a_resize_and_two_rebuilds_in_one_process_each_swap_and_lose_no_stream()
+    {
+        string filterPath = Path.Combine(_directory.Path, "filter", StreamExistenceFilterOptions.DefaultFileName);
+        string[] sizes = ["64KB", "128KB"];
+        int streams = 0;
+        for (int cycle = 0; cycle < 10; cycle++)
+        {
+            string before = File.Exists(filterPath) ? FilterHeaderBytes.Read(filterPath) : "";
+            await using InProcessServer server = await InProcessServer.StartAsync(_directory.Path, "--stream-existence-filter-size", sizes[cycle % 2]);
+            streams = await AppendUntilSwappedAsync(server, filterPath, before, streams);
+            for (int rebuild = 0; rebuild < 2; rebuild++)
+            {
+                before = FilterHeaderBytes.Read(filterPath);
+                ApiResponse accepted = await server.Api.SendAsync(HttpMethod.Post, "filter/rebuild");
+                Assert.True(accepted.Status == HttpStatusCode.Accepted, $"cycle {cycle}, rebuild {rebuild}: {accepted}");
+                streams = await AppendUntilSwappedAsync(server, filterPath, before, streams);
+            }
+
+            ApiResponse health = await server.Api.SendAsync(HttpMethod.Get, "health");
+            Assert.True(health.Status == HttpStatusCode.OK && health.Json.GetProperty("status").GetString() == "Healthy", $"cycle {cycle}: {health}");
+            for (int i = 0; i < streams; i++)
+            {
+                Assert.True(await server.Api.MightExistAsync(Name(i)), $"cycle {cycle}: {Name(i)} answered 'definitely not'");
+            }
+        }
+    }
+
     [Fact]
     public async Task A_disabled_filter_answers_409_with_the_reason()
     {
@@ -69,16 +100,35 @@ public sealed class FilterRebuildTests : IDisposable
 
     private static string Name(int i) => $"rebuild-{i}";
 
+    // Appends until a fresh file is the one on disk (its header, file id included, is new) and no resize or rebuild is
+    // under way any more, then a few more, which only the fresh file receives.
+    private static async Task<int> AppendUntilSwappedAsync(InProcessServer server, string filterPath, string before, int streams)
+    {
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        while (!File.Exists(filterPath) || FilterHeaderBytes.Read(filterPath) == before || !await IdleAsync(server))
+        {
+            Assert.True(clock.Elapsed < TimeSpan.FromMinutes(2), $"no swap: {await server.Api.FilterAsync()}");
+            JsonElement check = (await server.Api.SendAsync(HttpMethod.Get, "health")).Json.GetProperty("checks").GetProperty("stream-existence-filter");
+            Assert.False(check.GetProperty("description").GetString()!.StartsWith("background work failed", StringComparison.Ordinal), check.ToString());
+            await AppendAsync(server, streams++);
+        }
+
+        for (int i = 0; i < 5; i++)
+        {
+            await AppendAsync(server, streams++);
+        }
+
+        return streams;
+    }
+
+    private static async Task<bool> IdleAsync(InProcessServer server)
+    {
+        JsonElement filter = await server.Api.FilterAsync();
+        return filter.GetProperty("ready").GetBoolean()
+            && filter.GetProperty("resize").ValueKind == JsonValueKind.Null
+            && filter.GetProperty("rebuild").ValueKind == JsonValueKind.Null;
+    }
+
     private static async Task AppendAsync(InProcessServer server, int i) =>
         Assert.Equal(HttpStatusCode.Created, (await server.Api.AppendAsync(Name(i), "no-stream", EventsApi.OneEvent("Made", "{}"))).Status);
-
-    // The header's bytes, file id included (docs/file-format.md): a fresh file has new ones. Read directly rather than
-    // through FilterFile.OpenReadOnly, which also replays the journal that the live filter may be folding away.
-    private static string Header(string filterPath)
-    {
-        using var file = new FileStream(filterPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
-        byte[] header = new byte[64];
-        file.ReadExactly(header);
-        return Convert.ToHexString(header);
-    }
 }

@@ -32,6 +32,9 @@ public sealed class InProcessServer : IAsyncDisposable
 
     public IStreamExistenceFilter Filter => _app.Services.GetRequiredService<IStreamExistenceFilter>();
 
+    /// <summary>The engine itself, for its internal fault seam.</summary>
+    public EventLogEngine Engine => _app.Services.GetRequiredService<EngineHandle>().Engine;
+
     public static async Task<InProcessServer> StartAsync(string dataDirectory, params string[] extraArguments)
     {
         WebApplication app = ServerApp.Build(ServerArguments.For(dataDirectory, extraArguments));

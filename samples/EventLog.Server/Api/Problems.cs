@@ -47,7 +47,17 @@ internal static class Problems
     public static IResult RebuildRefused(string refusal) =>
         TypedResults.Problem($"No rebuild was started: {refusal}.", statusCode: StatusCodes.Status409Conflict, title: "Rebuild not started");
 
-    /// <summary>503: the engine takes no appends (starting, shutting down, or stopped by a write failure).</summary>
+    /// <summary>503: the engine takes no appends (starting, shutting down, or stopped by a write failure); this one was not written.</summary>
     public static IResult Unavailable(string detail) =>
         TypedResults.Problem(detail, statusCode: StatusCodes.Status503ServiceUnavailable, title: "Not accepting appends");
+
+    /// <summary>
+    /// 500: the write failed and so did cutting the log back, so the append may or may not be in the log after a
+    /// restart. Not a refusal: the client reads the stream after the restart to find out.
+    /// </summary>
+    public static IResult OutcomeUnknown(string stream, string detail) => TypedResults.Problem(
+        detail,
+        statusCode: StatusCodes.Status500InternalServerError,
+        title: "Append outcome unknown",
+        extensions: new Dictionary<string, object?> { ["stream"] = stream });
 }

@@ -60,6 +60,10 @@ internal static class StreamEndpoints
         {
             return Problems.Unavailable(error.Message);
         }
+        catch (AppendOutcomeUnknownException error)
+        {
+            return Problems.OutcomeUnknown(stream, error.Message);
+        }
     }
 
     private static IResult Read(HttpContext context, EngineHandle handle)

@@ -51,12 +51,22 @@ internal sealed class SegmentFile : IDisposable
     public static SegmentFile Open(string path, long start) =>
         new(path, start, File.OpenHandle(path, FileMode.Open, FileAccess.ReadWrite, FileShare.Read));
 
-    /// <summary>Creates an empty segment and makes its directory entry durable.</summary>
+    /// <summary>Creates an empty segment and makes its directory entry durable; on failure, leaves no file behind.</summary>
     public static SegmentFile Create(string directory, long start)
     {
         string path = System.IO.Path.Combine(directory, FileNameFor(start));
         SafeFileHandle handle = File.OpenHandle(path, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.Read);
-        DurableDirectory.Sync(directory);
+        try
+        {
+            DurableDirectory.Sync(directory);
+        }
+        catch
+        {
+            handle.Dispose();
+            File.Delete(path);
+            throw;
+        }
+
         return new SegmentFile(path, start, handle);
     }
 

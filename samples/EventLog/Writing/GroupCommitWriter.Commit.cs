@@ -3,10 +3,40 @@ using EventLog.Index;
 
 namespace EventLog.Writing;
 
-/// <summary>One group commit: decide, write, fsync, publish, complete.</summary>
+/// <summary>One group commit: decide, write, fsync, publish, complete; or, when the write or fsync fails, cut back.</summary>
 internal sealed partial class GroupCommitWriter
 {
     private async Task CommitAsync()
+    {
+        long commitPosition;
+        try
+        {
+            commitPosition = Write();
+        }
+        catch (Exception failure)
+        {
+            CutBack(failure);
+            throw;
+        }
+
+        if (commitPosition > 0)
+        {
+            Publish(commitPosition);
+        }
+
+        foreach (PendingAppend append in _batch)
+        {
+            append.Complete(commitPosition);
+        }
+
+        if (_index.Active.Count >= _memTableEntries)
+        {
+            await _maintenance.EnqueueAsync(_index.SealActive()).ConfigureAwait(false);
+        }
+    }
+
+    // Decides each append, encodes the winners, writes and fsyncs them; returns the new durable end (0: nothing written).
+    private long Write()
     {
         _batchVersions.Clear();
         long createdTicks = DateTime.UtcNow.Ticks;
@@ -34,21 +64,30 @@ internal sealed partial class GroupCommitWriter
             _batchVersions[append.StreamName] = append.LastEventNumber;
         }
 
-        long commitPosition = _buffer.IsEmpty ? 0 : _buffer.Commit();
-        if (commitPosition > 0)
+        return _buffer.IsEmpty ? 0 : _buffer.Commit();
+    }
+
+    // The write or fsync failed, and no caller has heard anything yet. Records of this commit may be in the file (a
+    // short write, a write whose fsync failed, the part fsynced before a roll): recovery would keep each whole append
+    // of them. So the log is cut back to the last acknowledged end first, and only then is this commit refused: a
+    // refusal is true, and the engine writes nothing more (no later commit can make these records durable). If the cut
+    // fails too, the appends that were handed to the disk are answered "outcome unknown" instead (RunAsync).
+    private void CutBack(Exception failure)
+    {
+        long end;
+        try
         {
-            Publish(commitPosition);
+            end = _buffer.CutBack();
+        }
+        catch (Exception cutFailed)
+        {
+            // Whatever stopped the cut, what is on the disk past the acknowledged end is unknown now.
+            _outcomeUnknown = OutcomeUnknown(failure, cutFailed);
+            return;
         }
 
-        foreach (PendingAppend append in _batch)
-        {
-            append.Complete(commitPosition);
-        }
-
-        if (_index.Active.Count >= _memTableEntries)
-        {
-            await _maintenance.EnqueueAsync(_index.SealActive()).ConfigureAwait(false);
-        }
+        // Host contract rule 4: the names of the cut records were added with record ends past the cut.
+        _versions.Filter?.TruncateTo(end);
     }
 
     // Durable now: make it visible to lookups and reads before any caller hears it succeeded.

@@ -24,6 +24,7 @@ internal sealed partial class GroupCommitWriter : IAsyncDisposable
     private readonly List<PendingAppend> _batch = [];
     private readonly Task _loop;
     private volatile Exception? _failure;
+    private AppendOutcomeUnknownException? _outcomeUnknown; // the commit failed and so did cutting it back
     private long _commits;
     private long _appends;
 
@@ -83,11 +84,17 @@ internal sealed partial class GroupCommitWriter : IAsyncDisposable
         }
         catch (Exception error)
         {
-            // A failed write or fsync leaves the segment's tail unknown: stop, and let a restart's recovery repair it.
+            // A disk that has just failed a write is not written to again: stop, and let a restart's recovery check
+            // the tail. The failed commit was cut back (CommitAsync), so its appends are refused like the queued ones,
+            // unless the cut failed: then those it handed to the disk may be in the log after the restart.
             _failure = error;
             _queue.Writer.TryComplete(error);
             EngineStoppedException stopped = Stopped(error);
-            _batch.ForEach(a => a.Fail(stopped));
+            foreach (PendingAppend append in _batch)
+            {
+                append.Fail(append.Encoded && _outcomeUnknown is { } unknown ? unknown : stopped);
+            }
+
             while (reader.TryRead(out PendingAppend? queued))
             {
                 queued.Fail(stopped);
@@ -106,8 +113,11 @@ internal sealed partial class GroupCommitWriter : IAsyncDisposable
         }
     }
 
-    // Says plainly what the operator must do: the engine does not resume by itself, because after a failed write or
-    // fsync it cannot know how much of its tail reached the disk; a restart's recovery cuts what was not acknowledged.
+    // Says plainly what the operator must do: the engine does not resume by itself, because a disk that has just
+    // failed a write may fail the next; a restart's recovery checks the log's tail.
     private static EngineStoppedException Stopped(Exception cause) =>
-        new($"The event log engine takes no more appends until it is restarted: a write failed ({cause.Message}). Fix the cause (free disk space), then restart; recovery keeps every acknowledged append.", cause);
+        new($"The event log engine takes no more appends until it is restarted: a write failed ({cause.Message}). This append was not written. Fix the cause (free disk space), then restart; recovery keeps every acknowledged append.", cause);
+
+    private static AppendOutcomeUnknownException OutcomeUnknown(Exception cause, Exception cutFailed) =>
+        new($"The outcome of this append is unknown: a write failed ({cause.Message}) and cutting the log back to its last acknowledged append failed too ({cutFailed.Message}), so the append may or may not be in the log after a restart. Read the stream after the restart to find out. The event log engine takes no more appends until it is restarted.", new AggregateException(cause, cutFailed));
 }

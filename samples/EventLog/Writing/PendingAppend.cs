@@ -43,6 +43,9 @@ internal sealed class PendingAppend
     /// <summary>Set by the writer: the number of the first event, when written.</summary>
     public long FirstEventNumber { get; set; }
 
+    /// <summary>Set by the writer once the records are in the commit's buffer: from then on a failed commit may have written them.</summary>
+    public bool Encoded { get; set; }
+
     /// <summary>Set by the writer: why the append was not written (a version conflict); null when written.</summary>
     public Exception? Rejection { get; set; }
 

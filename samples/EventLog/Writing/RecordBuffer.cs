@@ -56,6 +56,7 @@ internal sealed class RecordBuffer
         }
 
         append.FirstEventNumber = firstEventNumber;
+        append.Encoded = true;
         IsEmpty = false;
     }
 
@@ -71,6 +72,17 @@ internal sealed class RecordBuffer
         }
 
         return end;
+    }
+
+    /// <summary>
+    /// After a failed write or fsync: drops what is buffered and cuts the log back to the end of the last acknowledged
+    /// commit (<see cref="SegmentSet.CutBack"/>). Returns that end.
+    /// </summary>
+    public long CutBack()
+    {
+        _count = 0;
+        IsEmpty = true;
+        return _segments.CutBack();
     }
 
     private void WriteOut()

@@ -75,12 +75,12 @@ internal sealed class CheckpointedFilter : IDisposable
         _observer.Truncated(File.Path, from, position);
     }
 
-    /// <summary>After a resize swap renamed the files, later journals and checkpoints go by the new name.</summary>
-    public void MovedTo(string filterPath)
+    /// <summary>After a resize swap renamed the files over <paramref name="replaced"/>'s, later journals, checkpoints and the writer lock go by its name.</summary>
+    public void MovedOver(CheckpointedFilter replaced)
     {
         lock (_gate)
         {
-            File.MovedTo(filterPath);
+            File.MovedOver(replaced.File);
         }
     }
 

@@ -15,7 +15,7 @@ internal sealed unsafe partial class MappedFile : IDisposable
     private readonly FileStream _stream;
     private readonly MemoryMappedFile _map;
     private readonly MemoryMappedViewAccessor _view;
-    private readonly WriterLock? _writerLock;
+    private WriterLock? _writerLock;
     private byte* _pointer;
 
     private MappedFile(FileStream stream, bool writable, WriterLock? writerLock = null)
@@ -145,6 +145,19 @@ internal sealed unsafe partial class MappedFile : IDisposable
     {
         ThrowIfReadOnly();
         RandomAccess.Write(_stream.SafeFileHandle, bytes, offset);
+    }
+
+    /// <summary>
+    /// This file was renamed over <paramref name="replaced"/>'s (a resize swap): it takes over the writer lock of that
+    /// name and releases its own, which named the path it had before, so the next resize can lock that path again.
+    /// <paramref name="replaced"/> keeps its mapping but no lock: it must write no more.
+    /// </summary>
+    public void TakeOverWriterLock(MappedFile replaced)
+    {
+        WriterLock? own = _writerLock;
+        _writerLock = replaced._writerLock;
+        replaced._writerLock = null;
+        own?.Dispose();
     }
 
     /// <summary>Makes every <see cref="WriteBack"/> so far durable (fsync).</summary>

@@ -8,6 +8,8 @@ namespace EventFilter.Storage;
 /// <remarks>
 /// On Unix, .NET implements FileShare.None as a non-blocking exclusive flock, which the kernel drops when the process
 /// dies, even by SIGKILL. The lock file is never deleted: deleting it could let two processes lock two different files.
+/// The lock goes with the name, not the file: a resize swap renames <c>….resize</c> over the filter, and the file
+/// renamed takes over the filter's lock and releases <c>….resize.lock</c> (<see cref="MappedFile.TakeOverWriterLock"/>).
 /// </remarks>
 internal sealed class WriterLock : IDisposable
 {
