@@ -10,7 +10,7 @@ public static class FilterHeaderBytes
     public static string Read(string filterPath)
     {
         using var file = new FileStream(filterPath, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
-        byte[] header = new byte[FilterGeometry.LineSize];
+        byte[] header = new byte[64];
         file.ReadExactly(header);
         return Convert.ToHexString(header);
     }
