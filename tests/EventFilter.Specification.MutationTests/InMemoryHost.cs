@@ -1,6 +1,6 @@
 using EventFilter.Specification;
 
-namespace EventFilter.Specification.Mutations;
+namespace EventFilter.Specification.MutationTests;
 
 /// <summary>
 /// A host over an <see cref="InMemoryStreamLog"/> (record i at position i, so its end is i + 1) with one writer that

@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using EventFilter.Specification;
 
-namespace EventFilter.Specification.Mutations;
+namespace EventFilter.Specification.MutationTests;
 
 /// <summary>The kit passes for a host that keeps the contract.</summary>
 public sealed class ReferenceHostSpecification() : InMemoryHostSpecificationBase(Mutation.None);

@@ -1,7 +1,7 @@
 using Xunit.Abstractions;
 using Xunit.Sdk;
 
-namespace EventFilter.Specification.Mutations;
+namespace EventFilter.Specification.MutationTests;
 
 /// <summary>
 /// Each broken host fails the kit, and the failure names the rule it broke: the kit can fail, and says why.

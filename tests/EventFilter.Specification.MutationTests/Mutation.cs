@@ -1,4 +1,4 @@
-namespace EventFilter.Specification.Mutations;
+namespace EventFilter.Specification.MutationTests;
 
 /// <summary>How <see cref="InMemoryHost"/> breaks the host contract; <see cref="None"/> keeps it.</summary>
 public enum Mutation
