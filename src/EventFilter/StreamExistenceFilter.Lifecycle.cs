@@ -108,7 +108,12 @@ public sealed partial class StreamExistenceFilter
 
     private void BecomeReady(CatchUpProgress done)
     {
-        _contract.Read(done.Position);
+        lock (_checkpointGate)
+        {
+            // Under the lock, as every write of the contract's positions: a truncation must not be overtaken.
+            _contract.Read(done.Position);
+        }
+
         _state = FilterState.Ready;
         _ready.TrySetResult();
         _observer.CatchUpCompleted(done);
