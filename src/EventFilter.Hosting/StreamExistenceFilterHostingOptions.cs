@@ -19,6 +19,13 @@ public sealed class StreamExistenceFilterHostingOptions
     public const string SizeSwitchKey = "stream-existence-filter-size";
 
     /// <summary>
+    /// The shell-friendly spelling of the size, <c>EVENTFILTER_STREAM_EXISTENCE_FILTER_SIZE</c>: an environment
+    /// variable a shell can set (no <c>__</c>, no <c>-</c>), read as a top-level configuration key, so a host's
+    /// prefixed environment provider reads it with its prefix in front.
+    /// </summary>
+    internal const string SizeVariableKey = "EVENTFILTER_STREAM_EXISTENCE_FILTER_SIZE";
+
+    /// <summary>
     /// The filter's size in bytes, as text so that units work: <c>256000000</c>, <c>256MB</c>, <c>1GiB</c>
     /// (rules in <see cref="ByteSize"/>). <c>0</c> disables the filter; otherwise it must be between
     /// <see cref="FilterGeometry.MinSizeBytes"/> and <see cref="FilterGeometry.MaxSizeBytes"/> bytes.

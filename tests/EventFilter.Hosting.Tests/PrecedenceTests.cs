@@ -30,6 +30,7 @@ public sealed class PrecedenceTests : IDisposable
     {
         Section,
         TopLevel,
+        ShellVariable,
     }
 
     public static TheoryData<Source, Spelling, Source, Spelling> Orders()
@@ -83,9 +84,46 @@ public sealed class PrecedenceTests : IDisposable
     public void Within_one_source_the_top_level_key_wins(Source source)
     {
         var configuration = new ConfigurationManager();
-        Add(configuration, source, [(Spelling.Section, "3MB"), (Spelling.TopLevel, "1MB")]);
+        Add(configuration, source, [(Spelling.Section, "3MB"), (Spelling.ShellVariable, "2MB"), (Spelling.TopLevel, "1MB")]);
 
         Assert.Equal("1MB", Resolve(configuration).StreamExistenceFilterSize);
+    }
+
+    [Theory]
+    [InlineData(Source.JsonFile)]
+    [InlineData(Source.EnvironmentVariables)]
+    [InlineData(Source.CommandLine)]
+    public void Within_one_source_the_shell_variable_wins_over_the_section(Source source)
+    {
+        var configuration = new ConfigurationManager();
+        Add(configuration, source, [(Spelling.Section, "3MB"), (Spelling.ShellVariable, "2MB")]);
+
+        StreamExistenceFilterHostingOptions options = Resolve(configuration);
+
+        Assert.Equal("2MB", options.StreamExistenceFilterSize);
+        Assert.Equal("EVENTFILTER_STREAM_EXISTENCE_FILTER_SIZE", options.SizeKey);
+    }
+
+    [Fact]
+    public void A_prefixed_environment_provider_reads_the_shell_variable_after_its_prefix()
+    {
+        var configuration = new ConfigurationManager();
+        _variables.Add(_prefix + "EVENTFILTER_STREAM_EXISTENCE_FILTER_SIZE");
+        Environment.SetEnvironmentVariable(_variables[^1], "5MB");
+        configuration.AddEnvironmentVariables(_prefix);
+
+        Assert.Equal("5MB", Resolve(configuration).StreamExistenceFilterSize);
+    }
+
+    [Fact]
+    public void A_bad_shell_variable_is_named_in_the_error()
+    {
+        var configuration = new ConfigurationManager();
+        Add(configuration, Source.EnvironmentVariables, Spelling.ShellVariable, "12XB");
+
+        OptionsValidationException error = Assert.Throws<OptionsValidationException>(() => Resolve(configuration));
+
+        Assert.StartsWith("EVENTFILTER_STREAM_EXISTENCE_FILTER_SIZE is '12XB': not a size.", error.Message, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -147,6 +185,7 @@ public sealed class PrecedenceTests : IDisposable
     private static string KeyOf(Spelling spelling) => spelling switch
     {
         Spelling.Section => "StreamExistenceFilter:StreamExistenceFilterSize",
+        Spelling.ShellVariable => "EVENTFILTER_STREAM_EXISTENCE_FILTER_SIZE",
         _ => StreamExistenceFilterHostingOptions.SizeSwitchKey,
     };
 
