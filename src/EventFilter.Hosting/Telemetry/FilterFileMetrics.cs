@@ -54,7 +54,7 @@ internal sealed class FilterFileMetrics
         _ignoredCheckpoints = meter.CreateCounter<long>("eventfilter.checkpoints.ignored", "{checkpoint}", "Checkpoints found unusable on open (missing, invalid or stale), each costing a catch-up from the log's start.");
         _truncations = meter.CreateCounter<long>("eventfilter.truncations", "{truncation}", "Log truncations that moved the checkpoint back.");
         _catchUpRecords = meter.CreateCounter<long>("eventfilter.catch_up.records", "{record}", "Log records read and added by catch-up.");
-        _errors = meter.CreateCounter<long>("eventfilter.errors", "{error}", "Failures, tagged eventfilter.operation = open, catch-up or checkpoint.");
+        _errors = meter.CreateCounter<long>("eventfilter.errors", "{error}", "Failures, tagged eventfilter.operation = open, catch-up or checkpoint, and error.type = the exception's type.");
         _violations = meter.CreateCounter<long>("eventfilter.host_contract.violations", "{violation}", "Host calls that broke the host contract, tagged eventfilter.violation = late-add, truncation-not-reported or add-after-dispose.");
     }
 
@@ -89,7 +89,9 @@ internal sealed class FilterFileMetrics
     public void RecordViolation(HostContractViolation violation) =>
         _violations.Add(1, new KeyValuePair<string, object?>("eventfilter.violation", TagValues.Of(violation)));
 
-    public void RecordError(string operation) => _errors.Add(1, new KeyValuePair<string, object?>("eventfilter.operation", operation));
+    /// <summary>Tagged with the operation and, per the OpenTelemetry conventions for errors, <c>error.type</c>: the exception's full type name.</summary>
+    public void RecordError(string operation, Exception error) =>
+        _errors.Add(1, new KeyValuePair<string, object?>("eventfilter.operation", operation), new KeyValuePair<string, object?>("error.type", error.GetType().FullName));
 
     /// <summary>Progress reports carry a running total per catch-up; the counter gets the difference.</summary>
     public void RecordCatchUp(CatchUpProgress progress)
