@@ -74,7 +74,7 @@ internal sealed partial class HostedStreamExistenceFilter
         catch (Exception error)
         {
             _checkpointFailure = error;
-            _metrics.Files.RecordError(TagValues.Checkpoint);
+            _metrics.Files.RecordError(TagValues.Checkpoint, error);
             Telemetry.Log.CheckpointFailed(_logger, _filterOptions.FilterPath, position, error.Message, error);
             return error;
         }

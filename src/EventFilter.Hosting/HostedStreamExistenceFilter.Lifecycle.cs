@@ -40,7 +40,7 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IDis
         catch (Exception error) when (error is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
         {
             _openFailure = error;
-            _metrics.Files.RecordError(TagValues.Open);
+            _metrics.Files.RecordError(TagValues.Open, error);
             Telemetry.Log.OpenFailed(_logger, path, error.Message, error);
             throw;
         }

@@ -13,10 +13,17 @@ public sealed class StreamExistenceFilterHostingOptions
 
     /// <summary>
     /// The top-level configuration key <c>stream-existence-filter-size</c>, which the command-line switch
-    /// <c>--stream-existence-filter-size 15MB</c> sets. When present it wins over <see cref="StreamExistenceFilterSize"/>
-    /// from any other source.
+    /// <c>--stream-existence-filter-size 15MB</c> sets. Another spelling of <see cref="StreamExistenceFilterSize"/>:
+    /// whichever spelling is in the later configuration source wins (docs/configuration.md, "Precedence").
     /// </summary>
     public const string SizeSwitchKey = "stream-existence-filter-size";
+
+    /// <summary>
+    /// The shell-friendly spelling of the size, <c>EVENTFILTER_STREAM_EXISTENCE_FILTER_SIZE</c>: an environment
+    /// variable a shell can set (no <c>__</c>, no <c>-</c>), read as a top-level configuration key, so a host's
+    /// prefixed environment provider reads it with its prefix in front.
+    /// </summary>
+    internal const string SizeVariableKey = "EVENTFILTER_STREAM_EXISTENCE_FILTER_SIZE";
 
     /// <summary>
     /// The filter's size in bytes, as text so that units work: <c>256000000</c>, <c>256MB</c>, <c>1GiB</c>
@@ -58,13 +65,16 @@ public sealed class StreamExistenceFilterHostingOptions
     /// <summary>The configuration path of the bound section plus ':', so that errors name the key an operator wrote.</summary>
     internal string KeyPrefix { get; set; } = "";
 
-    /// <summary>True when the size came from the top-level <see cref="SizeSwitchKey"/>.</summary>
-    internal bool SizeFromSwitch { get; set; }
+    /// <summary>True when a configuration section was read, so that its size key takes part in the order of sources.</summary>
+    internal bool SectionRead { get; set; }
+
+    /// <summary>The top-level key the size came from, or null when it came from the section or code.</summary>
+    internal string? SizeSwitchUsed { get; set; }
 
     /// <summary>Values in configuration that did not parse, each already a complete one-line error.</summary>
     internal List<string> ReadErrors { get; } = [];
 
-    internal string SizeKey => SizeFromSwitch ? SizeSwitchKey : KeyOf(nameof(StreamExistenceFilterSize));
+    internal string SizeKey => SizeSwitchUsed ?? KeyOf(nameof(StreamExistenceFilterSize));
 
     internal string KeyOf(string property) => KeyPrefix + property;
 

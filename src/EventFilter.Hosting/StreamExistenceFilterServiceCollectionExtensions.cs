@@ -14,7 +14,8 @@ public static class StreamExistenceFilterServiceCollectionExtensions
     /// <summary>
     /// Adds the filter, configured from <paramref name="configuration"/> (usually the section
     /// <see cref="StreamExistenceFilterHostingOptions.SectionName"/>) and from the top-level key
-    /// <c>stream-existence-filter-size</c> (the command-line switch), which wins. The host must register its
+    /// <c>stream-existence-filter-size</c> (the command-line switch): of the two spellings of the size, the one in the
+    /// later configuration source wins. The host must register its
     /// <see cref="IStreamNameLog"/>. Calling it again adds configuration but registers nothing twice.
     /// </summary>
     /// <param name="services">The service collection.</param>
@@ -30,7 +31,7 @@ public static class StreamExistenceFilterServiceCollectionExtensions
 
     /// <summary>
     /// Adds the filter, configured in code; the top-level key <c>stream-existence-filter-size</c> (the
-    /// command-line switch) still wins when present. The host must register its <see cref="IStreamNameLog"/>.
+    /// command-line switch) still wins when it is in the latest configuration source that holds the size. The host must register its <see cref="IStreamNameLog"/>.
     /// Calling it again adds configuration but registers nothing twice.
     /// </summary>
     /// <param name="services">The service collection.</param>

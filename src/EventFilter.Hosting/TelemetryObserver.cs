@@ -172,7 +172,7 @@ public class TelemetryObserver : FilterObserver
     public override void BackgroundWorkFailed(string path, Exception error)
     {
         _backgroundFailure = error;
-        _metrics.RecordError(TagValues.CatchUp);
+        _metrics.RecordError(TagValues.CatchUp, error);
         Log.BackgroundWorkFailed(_logger, path, error.Message, error);
     }
 

@@ -63,7 +63,7 @@ public sealed unsafe partial class FilterFile : IDisposable
     internal uint LineCount => Header.LineCount;
 
     /// <summary>
-    /// Opens the filter at <paramref name="path"/>, or creates an empty one if there is no file, and verifies every line.
+    /// Opens the filter at <paramref name="path"/>, or creates an empty one (and its directory) if there is no file, and verifies every line.
     /// Mismatched lines are set to all ones, unless more than the threshold are corrupted; then nothing is written and
     /// <see cref="RebuildRequired"/> is true. Then the journal is replayed, and repairs and journal are folded into
     /// the file (docs/design.md, "Changed-line journal").
@@ -164,7 +164,10 @@ public sealed unsafe partial class FilterFile : IDisposable
         }
     }
 
-    /// <summary>Creates a new, empty filter file, replacing any file at <paramref name="path"/> (and its journal). The file appears complete or not at all.</summary>
+    /// <summary>
+    /// Creates a new, empty filter file, replacing any file at <paramref name="path"/> (and its journal), and the
+    /// directory if it is missing. The file appears complete or not at all.
+    /// </summary>
     public static FilterFile Create(string path, FilterFileOptions options)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
@@ -174,6 +177,9 @@ public sealed unsafe partial class FilterFile : IDisposable
         var header = new FilterHeader(FilterHeader.CurrentVersion, (ushort)options.K, options.SizeBytes, geometry.LineCount, options.Seed, Guid.NewGuid());
         Span<byte> headerBytes = stackalloc byte[FilterGeometry.LineSize];
         header.WriteTo(headerBytes);
+
+        // As StreamExistenceFilter.Open does; otherwise the first file made, the lock, fails naming itself.
+        Directory.CreateDirectory(System.IO.Path.GetDirectoryName(System.IO.Path.GetFullPath(path))!);
 
         // A journal left by the file this one replaces names the old file's id and would be skipped; it goes now.
         JournalFiles.Delete(path);

@@ -83,11 +83,11 @@ public sealed class ConfigurationTests : IDisposable
     }
 
     [Fact]
-    public async Task The_command_line_switch_wins_over_the_section_and_over_code()
+    public async Task The_command_line_switch_wins_over_appsettings_json_and_over_code()
     {
+        await File.WriteAllTextAsync(Path.Combine(_dir.Path, "appsettings.json"), """{ "StreamExistenceFilter": { "StreamExistenceFilterSize": "1MiB" } }""");
         string[] args = ["--stream-existence-filter-size=2MiB"];
         HostApplicationBuilder builder = TestHosts.Builder(_dir, _log, _logs, args);
-        builder.Configuration.AddInMemoryCollection([new("StreamExistenceFilter:StreamExistenceFilterSize", "1MiB")]);
         builder.Services.AddStreamExistenceFilter(builder.Configuration.GetSection(TestHosts.Section));
         builder.Services.AddStreamExistenceFilter(o => (o.DataDirectory, o.StreamExistenceFilterSize) = (_dir.Data, "4MiB"));
 

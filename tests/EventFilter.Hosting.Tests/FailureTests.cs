@@ -1,3 +1,4 @@
+using System.Diagnostics.Metrics;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Hosting;
@@ -33,6 +34,7 @@ public sealed class FailureTests : IDisposable
         _log.AppendRange(0, 10);
         _log.FailAt = 5;
         using IHost host = TestHosts.Build(_dir, _log, _logs);
+        using var metrics = new FilterMeter(host.Services.GetRequiredService<IMeterFactory>());
         await host.StartAsync();
 
         // Regression: the reason was published after WhenReady faulted, so health could say "failed: unknown error".
@@ -43,6 +45,10 @@ public sealed class FailureTests : IDisposable
         Assert.Equal(HealthStatus.Unhealthy, health.Status);
         Assert.Equal("failed: simulated log read failure at 5", health.Description);
         Assert.True(host.Filter().MightExist("anything"));
+
+        // The OpenTelemetry conventions for errors: error.type beside the operation.
+        Assert.Equal(1, metrics.Sum("eventfilter.errors", "catch-up"));
+        Assert.Equal(1, metrics.Sum("eventfilter.errors", typeof(IOException).FullName));
         await host.StopAsync();
     }
 

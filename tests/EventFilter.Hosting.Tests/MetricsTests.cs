@@ -28,6 +28,25 @@ public sealed class MetricsTests : IDisposable
         await host.StopAsync();
     }
 
+    [Theory]
+    [InlineData("eventfilter.flush.duration", 0.0001, 10)]
+    [InlineData("eventfilter.fold.duration", 0.001, 300)]
+    public async Task Each_duration_histogram_advises_bucket_boundaries_in_seconds(string name, double first, double last)
+    {
+        // Without advice, exporters use millisecond boundaries (0, 5, 10, ...), and every flush of a few ms landed in le="5".
+        using IHost host = TestHosts.Build(_dir, _log, _logs, _time);
+        using var metrics = new FilterMeter(host.Services.GetRequiredService<IMeterFactory>());
+        await host.StartAsync();
+
+        var histogram = Assert.IsType<Histogram<double>>(metrics.Instrument(name));
+        Assert.Equal("s", histogram.Unit);
+        IReadOnlyList<double> buckets = histogram.Advice?.HistogramBucketBoundaries ?? [];
+        Assert.Equal(first, buckets[0]);
+        Assert.Equal(last, buckets[^1]);
+        Assert.Equal(buckets.Order(), buckets);
+        await host.StopAsync();
+    }
+
     [Fact]
     public async Task Adds_and_lookups_are_counted_by_answer()
     {

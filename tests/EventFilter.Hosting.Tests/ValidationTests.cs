@@ -1,4 +1,5 @@
 using EventFilter.Format;
+using EventFilter.Hosting.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
@@ -50,8 +51,32 @@ public sealed class ValidationTests : IDisposable
         string message = await StartFailsAsync(host);
         Assert.Equal(
             "stream-existence-filter-size is '12XB': not a size. Accepted: 0 to disable the filter, or 128 to 274877906944 bytes (256 GiB) written as "
-            + ByteSize.AcceptedFormats + ".",
+            + ByteSize.AcceptedFormats,
             message);
+    }
+
+    [Theory]
+    [InlineData("100", "below the minimum of 128 bytes")]
+    [InlineData("127", "below the minimum of 128 bytes")]
+    [InlineData("300GiB", "above the maximum of 274877906944 bytes (256 GiB)")]
+    public async Task A_size_out_of_range_names_the_limit_not_the_value(string size, string problem)
+    {
+        using IHost host = TestHosts.Build(_dir, _log, _logs, null, ("StreamExistenceFilterSize", size));
+        string message = await StartFailsAsync(host);
+        Assert.Equal($"StreamExistenceFilter:StreamExistenceFilterSize is '{size}': {problem}. Accepted: {OptionErrors.SizeAccepted}", message);
+    }
+
+    [Fact]
+    public async Task Several_bad_values_are_joined_in_one_line_without_a_stray_full_stop()
+    {
+        using IHost host = TestHosts.Build(_dir, _log, _logs, null, ("StreamExistenceFilterSize", "100"), ("CorruptionThreshold", "1.5"), ("CheckpointInterval", "soon"));
+        OptionsValidationException error = await Assert.ThrowsAsync<OptionsValidationException>(() => host.StartAsync());
+        Assert.Equal(
+            "StreamExistenceFilter:CheckpointInterval is 'soon': not a time span. Accepted: a time span [d.]hh:mm:ss from 00:00:01 to 1.00:00:00, e.g. 00:00:30; "
+            + $"StreamExistenceFilter:StreamExistenceFilterSize is '100': below the minimum of 128 bytes. Accepted: {OptionErrors.SizeAccepted}; "
+            + "StreamExistenceFilter:CorruptionThreshold is '1.5': out of range. Accepted: a fraction strictly between 0 and 1, e.g. 0.05 for 5%",
+            error.Message);
+        Assert.Equal(3, error.Failures.Count());
     }
 
     [Fact]

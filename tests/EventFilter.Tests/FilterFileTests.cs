@@ -36,6 +36,24 @@ public sealed class FilterFileTests : IDisposable
     }
 
     [Fact]
+    public void Open_creates_a_missing_parent_directory_instead_of_failing_on_the_lock_file()
+    {
+        // The README's snippet: a relative path whose directory does not exist yet threw DirectoryNotFoundException naming the .lock file.
+        string path = _dir.File(Path.Combine("data", "nested", "stream-existence.filter"));
+        var options = new FilterFileOptions { SizeBytes = 1 << 20 };
+
+        using (FilterFile filter = FilterFile.Open(path, options))
+        {
+            Assert.True(filter.Created);
+            filter.Add("order-42");
+            filter.Flush();
+        }
+
+        using FilterFile reopened = FilterFile.Open(path, options);
+        Assert.True(reopened.MightExist("order-42"));
+    }
+
+    [Fact]
     public void Making_every_page_private_ahead_of_a_catch_up_changes_no_bit_and_later_adds_still_persist()
     {
         // ExpectAdds populates the private copies of all pages at once (madvise); it must read the file's bits into

@@ -29,8 +29,12 @@ internal static class OptionErrors
 
     public const string CatchUpCheckpointRecordsAccepted = "a whole number of records from 1 to 9223372036854775807, e.g. 1000000";
 
+    /// <summary>
+    /// One failure, with no full stop at its end: the host joins several with "; " into one line
+    /// (<see cref="Microsoft.Extensions.Options.OptionsValidationException.Message"/>), where a full stop would make ".;".
+    /// </summary>
     public static string Format(string key, string? given, string problem, string accepted) =>
-        $"{key} is {(given is null ? "not set" : $"'{given}'")}: {problem}. Accepted: {accepted}.";
+        $"{key} is {(given is null ? "not set" : $"'{given}'")}: {problem}. Accepted: {accepted}";
 
     /// <summary>"256 GiB" for an exact binary multiple, else the plain byte count.</summary>
     public static string DescribeBytes(long bytes)

@@ -14,6 +14,7 @@ internal sealed class SectionReader(IConfiguration section) : IConfigureOptions<
     public void Configure(StreamExistenceFilterHostingOptions options)
     {
         options.KeyPrefix = section is IConfigurationSection { Path.Length: > 0 } named ? named.Path + ":" : "";
+        options.SectionRead = true;
         if (section[nameof(options.StreamExistenceFilterSize)] is { } size)
         {
             options.StreamExistenceFilterSize = size;

@@ -69,8 +69,8 @@ internal sealed class StreamExistenceFilterOptionsValidator : IValidateOptions<S
         return bytes switch
         {
             0 => null,
-            < FilterFileOptions.MinSizeBytes => string.Create(CultureInfo.InvariantCulture, $"below the minimum ({bytes} bytes)"),
-            _ when bytes > FilterFileOptions.MaxSizeBytes => string.Create(CultureInfo.InvariantCulture, $"above the maximum ({bytes} bytes)"),
+            < FilterFileOptions.MinSizeBytes => string.Create(CultureInfo.InvariantCulture, $"below the minimum of {FilterFileOptions.MinSizeBytes} bytes"),
+            _ when bytes > FilterFileOptions.MaxSizeBytes => string.Create(CultureInfo.InvariantCulture, $"above the maximum of {FilterFileOptions.MaxSizeBytes} bytes ({OptionErrors.DescribeBytes(FilterFileOptions.MaxSizeBytes)})"),
             _ => null,
         };
     }

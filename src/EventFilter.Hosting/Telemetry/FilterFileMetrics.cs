@@ -28,15 +28,25 @@ internal sealed class FilterFileMetrics
     private readonly Counter<long> _violations;
     private volatile CatchUpProgress? _catchUp;
 
+    /// <summary>
+    /// Seconds. The exporters' default boundaries are for milliseconds (0, 5, 10, ... 10000), where every flush lands
+    /// in the first bucket. A flush is one journal append and an fsync: from 100 µs on a fast SSD to seconds on a
+    /// stalled disk.
+    /// </summary>
+    internal static readonly double[] FlushBuckets = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+    /// <summary>Seconds. A fold writes the journal's changed blocks into a file of up to 256 GiB: milliseconds to minutes.</summary>
+    internal static readonly double[] FoldBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+
     /// <summary>Creates the instruments on <paramref name="meter"/>, the caller's <c>EventFilter</c> meter (it disposes it).</summary>
     public FilterFileMetrics(Meter meter)
     {
         meter.CreateObservableGauge("eventfilter.catch_up.progress", () => Observe(_catchUp?.Percent / 100), "1", "Share of the log the current or last catch-up has read, 0 to 1.");
         _checkpoints = meter.CreateCounter<long>("eventfilter.checkpoints", "{checkpoint}", "Checkpoints made durable.");
-        _flushDuration = meter.CreateHistogram<double>("eventfilter.flush.duration", "s", "Wall time of each checkpoint's flush (journal append plus fsync).");
+        _flushDuration = meter.CreateHistogram<double>("eventfilter.flush.duration", "s", "Wall time of each checkpoint's flush (journal append plus fsync).", tags: null, advice: new() { HistogramBucketBoundaries = FlushBuckets });
         _flushBytes = meter.CreateCounter<long>("eventfilter.flush.bytes", "By", "Bytes of device blocks written by checkpoint flushes (journal appends, or changed blocks written in place).");
         _foldBytes = meter.CreateCounter<long>("eventfilter.fold.bytes", "By", "Bytes of filter-file blocks written by folds of the journal.");
-        _foldDuration = meter.CreateHistogram<double>("eventfilter.fold.duration", "s", "Wall time of each fold of the journal into the filter file.");
+        _foldDuration = meter.CreateHistogram<double>("eventfilter.fold.duration", "s", "Wall time of each fold of the journal into the filter file.", tags: null, advice: new() { HistogramBucketBoundaries = FoldBuckets });
         _corruptedLines = meter.CreateCounter<long>("eventfilter.lines.corrupted", "{line}", "Corrupted lines found by verification on open (mismatched checksums plus all-ones lines).");
         _repairedLines = meter.CreateCounter<long>("eventfilter.lines.repaired", "{line}", "Lines that verification set to all ones and wrote back.");
         _rebuilds = meter.CreateCounter<long>("eventfilter.rebuilds", "{rebuild}", "Filter files rebuilt from the log, tagged eventfilter.rebuild.reason.");
@@ -44,7 +54,7 @@ internal sealed class FilterFileMetrics
         _ignoredCheckpoints = meter.CreateCounter<long>("eventfilter.checkpoints.ignored", "{checkpoint}", "Checkpoints found unusable on open (missing, invalid or stale), each costing a catch-up from the log's start.");
         _truncations = meter.CreateCounter<long>("eventfilter.truncations", "{truncation}", "Log truncations that moved the checkpoint back.");
         _catchUpRecords = meter.CreateCounter<long>("eventfilter.catch_up.records", "{record}", "Log records read and added by catch-up.");
-        _errors = meter.CreateCounter<long>("eventfilter.errors", "{error}", "Failures, tagged eventfilter.operation = open, catch-up or checkpoint.");
+        _errors = meter.CreateCounter<long>("eventfilter.errors", "{error}", "Failures, tagged eventfilter.operation = open, catch-up or checkpoint, and error.type = the exception's type.");
         _violations = meter.CreateCounter<long>("eventfilter.host_contract.violations", "{violation}", "Host calls that broke the host contract, tagged eventfilter.violation = late-add, truncation-not-reported or add-after-dispose.");
     }
 
@@ -79,7 +89,9 @@ internal sealed class FilterFileMetrics
     public void RecordViolation(HostContractViolation violation) =>
         _violations.Add(1, new KeyValuePair<string, object?>("eventfilter.violation", TagValues.Of(violation)));
 
-    public void RecordError(string operation) => _errors.Add(1, new KeyValuePair<string, object?>("eventfilter.operation", operation));
+    /// <summary>Tagged with the operation and, per the OpenTelemetry conventions for errors, <c>error.type</c>: the exception's full type name.</summary>
+    public void RecordError(string operation, Exception error) =>
+        _errors.Add(1, new KeyValuePair<string, object?>("eventfilter.operation", operation), new KeyValuePair<string, object?>("error.type", error.GetType().FullName));
 
     /// <summary>Progress reports carry a running total per catch-up; the counter gets the difference.</summary>
     public void RecordCatchUp(CatchUpProgress progress)
