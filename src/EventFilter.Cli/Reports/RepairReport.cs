@@ -50,9 +50,7 @@ internal sealed record RepairReport(
         output.WriteLine(RepairedLines == 0
             ? "repaired         0 lines"
             : $"repaired         {TextFormat.Count(RepairedLines)} lines set to all ones and flushed (first: {string.Join(", ", FirstRepairedLines)})");
-        output.WriteLine(FoldedJournal.Status == JournalReport.None
-            ? "journal          none to fold"
-            : $"journal          folded into the file and removed: {FoldedJournal.Describe()}");
+        output.WriteLine($"journal          {FoldedJournal.DescribeFolded()}");
         output.WriteLine($"all-ones         {TextFormat.Count(AllOnesLines)} lines, {TextFormat.Percent(CorruptedFraction)} of the file (threshold {TextFormat.Percent(Threshold)})");
         output.WriteLine($"result           {Advice()}");
     }
