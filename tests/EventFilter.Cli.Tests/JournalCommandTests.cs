@@ -53,7 +53,7 @@ public sealed class JournalCommandTests(SampleFilters files) : IClassFixture<Sam
         CliRun repair = CliRun.Of("repair", path, "--json");
 
         Assert.Equal(0, repair.ExitCode);
-        Assert.Equal("pending", repair.Json().GetProperty("foldedJournal").GetProperty("status").GetString());
+        Assert.Equal("pending", repair.Json().GetProperty("journal").GetProperty("status").GetString());
         Assert.False(File.Exists(journal));
         using FilterFile filter = FilterFile.OpenExisting(path);
         Assert.True(filter.PendingJournal.IsEmpty);
