@@ -6,7 +6,7 @@ namespace EventFilter.Cli;
 
 /// <summary>
 /// The in-process entry point: parses, runs one command, and turns every failure into one line on stderr and an
-/// exit code. No exception, and so no stack trace, ever leaves this method.
+/// exit code (with --json, also a JSON error object on stdout). No exception, and so no stack trace, ever leaves this method.
 /// </summary>
 internal static class Cli
 {
@@ -23,7 +23,7 @@ internal static class Cli
             ParseResult parsed = root.Parse(args);
             if (parsed.Action is ParseErrorAction)
             {
-                return UsageError.Report(parsed, console.Error);
+                return UsageError.Report(parsed, console, JsonOutput.Requested(args));
             }
 
             var invocation = new InvocationConfiguration
@@ -40,8 +40,15 @@ internal static class Cli
         catch (Exception failure)
 #pragma warning restore CA1031
         {
-            await console.Error.WriteLineAsync($"{CommandTree.ToolName}: error: {ErrorMessage.Describe(failure)}").ConfigureAwait(false);
-            return ExitCodes.For(failure);
+            string message = ErrorMessage.Describe(failure);
+            int exitCode = ExitCodes.For(failure);
+            await console.Error.WriteLineAsync($"{CommandTree.ToolName}: error: {message}").ConfigureAwait(false);
+            if (JsonOutput.Requested(args))
+            {
+                JsonOutput.WriteError(console.Out, message, exitCode);
+            }
+
+            return exitCode;
         }
     }
 }

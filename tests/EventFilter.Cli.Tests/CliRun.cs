@@ -48,8 +48,26 @@ public sealed record CliRun(int ExitCode, string Stdout, string Stderr)
     /// <summary>The failure contract: the exit code (2 unless told), nothing on stdout, one line on stderr, and no stack trace.</summary>
     public void AssertOneLineFailure(string expectedInMessage, int exitCode = 2)
     {
-        Assert.Equal(exitCode, ExitCode);
         Assert.Equal(string.Empty, Stdout);
+        AssertOneErrorLine(expectedInMessage, exitCode);
+    }
+
+    /// <summary>
+    /// The failure contract under --json: the one line on stderr, and on stdout exactly
+    /// <c>{ "error": message, "exitCode": code }</c>, the message being the stderr line's after "eventfilter: error: ".
+    /// </summary>
+    public void AssertJsonFailure(string expectedInMessage, int exitCode = 2)
+    {
+        AssertOneErrorLine(expectedInMessage, exitCode);
+        JsonElement json = Json();
+        Assert.Equal(["error", "exitCode"], [.. json.EnumerateObject().Select(p => p.Name)]);
+        Assert.Equal(exitCode, json.GetProperty("exitCode").GetInt32());
+        Assert.Equal("eventfilter: error: " + json.GetProperty("error").GetString(), Assert.Single(ErrorLines));
+    }
+
+    private void AssertOneErrorLine(string expectedInMessage, int exitCode)
+    {
+        Assert.Equal(exitCode, ExitCode);
         string line = Assert.Single(ErrorLines);
         Assert.Contains(expectedInMessage, line, StringComparison.OrdinalIgnoreCase);
         Assert.DoesNotContain("   at ", Stderr, StringComparison.Ordinal);

@@ -51,7 +51,7 @@ public sealed class ClientCommandTests(DaemonFixture fixture) : IClassFixture<Da
         Assert.Equal("added           alice", Client("add", "people", "alice").Stdout.TrimEnd());
         JsonElement again = Client("add", "people", "alice", "--json").Json().GetProperty("results")[0];
         Assert.False(again.GetProperty("added").GetBoolean());
-        Assert.Equal("maybe existed", again.GetProperty("answer").GetString());
+        Assert.Equal("maybe-existed", again.GetProperty("answer").GetString());
         Assert.Equal("maybe           alice", Client("check", "people", "alice").Stdout.TrimEnd());
         Assert.Equal("definitely not  bob", Client("check", "people", "bob").Stdout.TrimEnd());
     }
@@ -65,7 +65,7 @@ public sealed class ClientCommandTests(DaemonFixture fixture) : IClassFixture<Da
         Assert.Equal(0, added.ExitCode);
         Assert.Equal([true, true, false], [.. added.Json().GetProperty("results").EnumerateArray().Select(r => r.GetProperty("added").GetBoolean())]);
         Assert.Equal(JsonValueKind.Null, added.Json().GetProperty("error").ValueKind);
-        Assert.Equal(["maybe", "definitely not", "maybe"], [.. checkedItems.Json().GetProperty("results").EnumerateArray().Select(r => r.GetProperty("answer").GetString()!)]);
+        Assert.Equal(["maybe", "definitely-not", "maybe"], [.. checkedItems.Json().GetProperty("results").EnumerateArray().Select(r => r.GetProperty("answer").GetString()!)]);
         Assert.Equal(["a", "zzz", "b"], [.. checkedItems.Json().GetProperty("results").EnumerateArray().Select(r => r.GetProperty("item").GetString()!)]);
     }
 

@@ -96,7 +96,8 @@ public sealed class ClientFailureTests(DaemonFixture fixture) : IClassFixture<Da
     {
         using var directory = new TempDirectory();
 
-        CliRun.OfProcess("-s", directory.File("none.sock"), "ping", "--json").AssertOneLineFailure("no socket at", exitCode: 3);
+        CliRun.OfProcess("-s", directory.File("none.sock"), "ping").AssertOneLineFailure("no socket at", exitCode: 3);
+        CliRun.OfProcess("-s", directory.File("none.sock"), "ping", "--json").AssertJsonFailure("no socket at", exitCode: 3);
     }
 
     private CliRun Client(params string[] args) => CliRun.Of(["-s", Socket, .. args]);

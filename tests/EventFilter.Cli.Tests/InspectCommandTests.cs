@@ -95,6 +95,7 @@ public sealed class InspectCommandTests(SampleFilters files) : IClassFixture<Sam
     [Fact]
     public void Inspect_of_a_garbage_file_fails_in_one_line()
     {
-        CliRun.Of("inspect", files.Garbage, "--json").AssertOneLineFailure("not a filter file");
+        CliRun.Of("inspect", files.Garbage).AssertOneLineFailure("not a filter file");
+        CliRun.Of("inspect", files.Garbage, "--json").AssertJsonFailure("not a filter file");
     }
 }

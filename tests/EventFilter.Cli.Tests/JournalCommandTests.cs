@@ -53,11 +53,58 @@ public sealed class JournalCommandTests(SampleFilters files) : IClassFixture<Sam
         CliRun repair = CliRun.Of("repair", path, "--json");
 
         Assert.Equal(0, repair.ExitCode);
-        Assert.Equal("pending", repair.Json().GetProperty("foldedJournal").GetProperty("status").GetString());
+        Assert.Equal("pending", repair.Json().GetProperty("journal").GetProperty("status").GetString());
         Assert.False(File.Exists(journal));
         using FilterFile filter = FilterFile.OpenExisting(path);
         Assert.True(filter.PendingJournal.IsEmpty);
         Assert.Equal(0, Enumerable.Range(0, 1_200).Count(i => !filter.MightExist(FilterFiles.Added(i))));
         Assert.Equal(0, CliRun.Of("verify", path).ExitCode);
     }
+
+    [Fact]
+    public void Repair_text_says_the_journal_was_folded_now_not_on_the_next_open()
+    {
+        // The line once said "folded into the file and removed" and "(pending: folded on the next open)" at once.
+        string path = FilterFiles.Healthy(files.Scratch("repair-journal-text.filter"), names: 1_000, sizeBytes: 1 << 20);
+        string journal = FilterFiles.WithPendingJournal(path, from: 1_000, names: 200);
+
+        CliRun repair = CliRun.Of("repair", path);
+
+        Assert.Equal(0, repair.ExitCode);
+        string line = Assert.Single(JournalLines(repair));
+        Assert.StartsWith("journal          folded into the file and removed: 1 file(s), ", line, StringComparison.Ordinal);
+        Assert.DoesNotContain("pending", line, StringComparison.Ordinal);
+        Assert.DoesNotContain("next open", line, StringComparison.Ordinal);
+        Assert.False(File.Exists(journal));
+    }
+
+    [Fact]
+    public void Repair_text_says_a_damaged_journal_was_folded_up_to_its_damage()
+    {
+        string path = FilterFiles.Healthy(files.Scratch("repair-damaged-journal-text.filter"), names: 1_000, sizeBytes: 1 << 20);
+        string journal = FilterFiles.WithPendingJournal(path, from: 1_000, names: 200);
+        byte[] bytes = File.ReadAllBytes(journal);
+        bytes[64 + (68 * 50) + 20] ^= 0x10; // one bit of the 51st record
+        File.WriteAllBytes(journal, bytes);
+
+        CliRun repair = CliRun.Of("repair", path);
+
+        Assert.Equal(0, repair.ExitCode);
+        string line = Assert.Single(JournalLines(repair));
+        Assert.StartsWith("journal          folded into the file up to its damage and removed: 1 file(s), 50 line records ", line, StringComparison.Ordinal);
+        Assert.Contains("fails its checksum", line, StringComparison.Ordinal);
+        Assert.DoesNotContain("next open", line, StringComparison.Ordinal);
+        Assert.False(File.Exists(journal));
+    }
+
+    [Fact]
+    public void Repair_text_of_a_file_without_a_journal_says_there_was_none_to_fold()
+    {
+        string path = FilterFiles.CopyTo(files.Light, files.Scratch("repair-no-journal-text.filter"));
+
+        Assert.Equal(["journal          none to fold"], JournalLines(CliRun.Of("repair", path)));
+    }
+
+    private static string[] JournalLines(CliRun run) =>
+        [.. run.Stdout.Split('\n').Where(line => line.StartsWith("journal ", StringComparison.Ordinal)).Select(line => line.TrimEnd())];
 }

@@ -14,7 +14,7 @@ public sealed class RepairCommandTests(SampleFilters files) : IClassFixture<Samp
 
         Assert.Equal(0, repair.ExitCode);
         JsonElement json = repair.Json();
-        Assert.Equal("repaired", json.GetProperty("status").GetString());
+        Assert.Equal("clean", json.GetProperty("integrity").GetString());
         Assert.Equal(files.LightBadLines.Length, json.GetProperty("repairedLines").GetInt64());
         Assert.Equal(0, verify.ExitCode);
         Assert.Equal(0, verify.Json().GetProperty("mismatchedLines").GetInt64());
@@ -44,7 +44,7 @@ public sealed class RepairCommandTests(SampleFilters files) : IClassFixture<Samp
         CliRun verify = CliRun.Of("verify", path, "--json");
 
         Assert.Equal(2, repair.ExitCode);
-        Assert.Equal("rebuild-required", repair.Json().GetProperty("status").GetString());
+        Assert.Equal("rebuild-required", repair.Json().GetProperty("integrity").GetString());
         Assert.Equal(files.HeavyBadLines.Length, repair.Json().GetProperty("repairedLines").GetInt64());
         Assert.Equal(2, verify.ExitCode);
         Assert.Equal(0, verify.Json().GetProperty("mismatchedLines").GetInt64());

@@ -11,7 +11,7 @@ public sealed class VerifyCommandTests(SampleFilters files) : IClassFixture<Samp
 
         Assert.Equal(0, run.ExitCode);
         JsonElement json = run.Json();
-        Assert.Equal("clean", json.GetProperty("status").GetString());
+        Assert.Equal("clean", json.GetProperty("integrity").GetString());
         Assert.Equal(SampleFilters.Lines, json.GetProperty("linesChecked").GetInt64());
         Assert.Equal(0, json.GetProperty("mismatchedLines").GetInt64());
         Assert.Equal(0, json.GetProperty("exitCode").GetInt32());
@@ -24,7 +24,7 @@ public sealed class VerifyCommandTests(SampleFilters files) : IClassFixture<Samp
 
         Assert.Equal(1, run.ExitCode);
         JsonElement json = run.Json();
-        Assert.Equal("corrupted", json.GetProperty("status").GetString());
+        Assert.Equal("corrupted", json.GetProperty("integrity").GetString());
         Assert.Equal(files.LightBadLines.Length, json.GetProperty("mismatchedLines").GetInt64());
         Assert.False(json.GetProperty("rebuildRequired").GetBoolean());
         long[] firstBad = json.GetProperty("firstBadLines").EnumerateArray().Select(e => e.GetInt64()).ToArray();
@@ -48,7 +48,7 @@ public sealed class VerifyCommandTests(SampleFilters files) : IClassFixture<Samp
 
         Assert.Equal(2, run.ExitCode);
         JsonElement json = run.Json();
-        Assert.Equal("rebuild-required", json.GetProperty("status").GetString());
+        Assert.Equal("rebuild-required", json.GetProperty("integrity").GetString());
         Assert.True(json.GetProperty("rebuildRequired").GetBoolean());
         Assert.Equal(files.HeavyBadLines.Length, json.GetProperty("corruptedLines").GetInt64());
     }
@@ -76,7 +76,7 @@ public sealed class VerifyCommandTests(SampleFilters files) : IClassFixture<Samp
 
         Assert.Equal(2, run.ExitCode);
         Assert.Equal("invalid", run.Json().GetProperty("checkpoint").GetProperty("status").GetString());
-        Assert.Equal("clean", run.Json().GetProperty("status").GetString());
+        Assert.Equal("clean", run.Json().GetProperty("integrity").GetString());
         Assert.Contains("invalid checkpoint", Assert.Single(run.ErrorLines), StringComparison.Ordinal);
     }
 }

@@ -113,6 +113,8 @@ public sealed class AppendAndReadTests : IAsyncLifetime
 
         JsonElement after = await Api.FilterAsync();
         Assert.True(after.GetProperty("adds").GetInt64() >= 1);
+        Assert.True(after.GetProperty("lookups").GetProperty("definitely-not").GetInt64() >= 1, "the lookups are keyed by the metric tag's values");
+        Assert.Equal(["definitely-not", "maybe", "not-ready"], [.. after.GetProperty("lookups").EnumerateObject().Select(p => p.Name)]);
         Assert.True(after.GetProperty("index").GetProperty("streamFilterNegatives").GetInt64() >= 1, "the append to a new stream skipped the index");
         Assert.Equal(_server.LogEnd, after.GetProperty("logEndPosition").GetInt64());
     }

@@ -28,7 +28,11 @@ public sealed class EventsApi(Uri address) : IDisposable
     {
         ApiResponse answer = await SendAsync(HttpMethod.Get, "filter/" + StreamPath(stream));
         Assert.Equal(HttpStatusCode.OK, answer.Status);
-        return answer.Json.GetProperty("mightExist").GetBoolean();
+        bool mightExist = answer.Json.GetProperty("mightExist").GetBoolean();
+
+        // One spelling per answer: the eventfilter.answer metric tag's, as in the CLI's JSON.
+        Assert.Equal(mightExist ? "maybe" : "definitely-not", answer.Json.GetProperty("answer").GetString());
+        return mightExist;
     }
 
     public async Task<JsonElement> FilterAsync()

@@ -41,7 +41,7 @@ internal static class FilterEndpoints
 
         // Read readiness first: a "maybe" from a filter that became ready just after is still a true answer.
         bool ready = filter.State == FilterState.Ready;
-        return TypedResults.Ok(new StreamLookupResponse(stream, filter.MightExist(stream), ready));
+        return TypedResults.Ok(StreamLookupResponse.For(stream, filter.MightExist(stream), ready));
     }
 
     private static IResult Describe(

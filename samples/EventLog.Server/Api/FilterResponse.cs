@@ -1,3 +1,5 @@
+using System.Text.Json.Serialization;
+
 namespace EventLog.Server.Api;
 
 /// <summary>200 from <c>GET /filter</c>: the filter's state, checkpoint and statistics, and what it saves the index.</summary>
@@ -60,8 +62,14 @@ internal sealed record RebuildStartedResponse(bool Started, string Detail);
 /// <param name="EstimatedFalsePositiveRate">Estimated chance that a new stream gets "maybe".</param>
 internal sealed record FilterStatisticsSnapshot(string Refreshed, long? SizeBytes, double? FillRatio, long? EstimatedNames, double? EstimatedFalsePositiveRate);
 
-/// <summary>Lookups by answer: "definitely not", "maybe", and "maybe" because the filter was not ready.</summary>
-internal sealed record FilterLookups(long DefinitelyNot, long Maybe, long NotReady);
+/// <summary>
+/// Lookups by answer: "definitely not", "maybe", and "maybe" because the filter was not ready. Keyed by the values of
+/// the eventfilter.answer metric tag, so the API and a dashboard spell each answer the same way.
+/// </summary>
+internal sealed record FilterLookups(
+    [property: JsonPropertyName(StreamLookupResponse.DefinitelyNot)] long DefinitelyNot,
+    [property: JsonPropertyName(StreamLookupResponse.Maybe)] long Maybe,
+    [property: JsonPropertyName("not-ready")] long NotReady);
 
 /// <summary>The engine's counters that show the filter at work (samples/EventLog/README.md, "Counters").</summary>
 /// <param name="StreamFilterNegatives">Last-event-number lookups the filter answered "definitely new": no index touched.</param>

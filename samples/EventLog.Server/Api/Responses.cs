@@ -19,4 +19,12 @@ internal sealed record ReadResponse(
 internal sealed record EventResponse(long EventNumber, string Type, RawJson Data, RawJson Metadata, DateTime Created, long Position);
 
 /// <summary>200 from <c>GET /filter/streams/{stream}</c>: false is "definitely never written".</summary>
-internal sealed record StreamLookupResponse(string Stream, bool MightExist, bool FilterReady);
+/// <param name="Answer"><see cref="Maybe"/> or <see cref="DefinitelyNot"/>: the values of the eventfilter.answer metric tag.</param>
+internal sealed record StreamLookupResponse(string Stream, bool MightExist, string Answer, bool FilterReady)
+{
+    public const string Maybe = "maybe";
+    public const string DefinitelyNot = "definitely-not";
+
+    public static StreamLookupResponse For(string stream, bool mightExist, bool filterReady) =>
+        new(stream, mightExist, mightExist ? Maybe : DefinitelyNot, filterReady);
+}

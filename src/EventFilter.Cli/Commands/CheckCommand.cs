@@ -37,21 +37,22 @@ internal static class CheckCommand
         bool trustworthy = integrity.MismatchedLines == 0;
         NameAnswer[] answers = Array.ConvertAll(names, name => NameAnswer.For(name, !trustworthy || filter.MightExist(name)));
         var report = new CheckReport(path, integrity.MismatchedLines, answers);
+        int exitCode = ExitCodes.Success;
+        if (!trustworthy)
+        {
+            console.Error.WriteLine($"{CommandTree.ToolName}: warning: {TextFormat.Count(integrity.MismatchedLines)} lines of '{path}' fail their checksum, so every answer is \"maybe\"; run 'eventfilter repair {path}' with the server stopped.");
+            exitCode = ExitCodes.Corrupted;
+        }
+
         if (json)
         {
-            JsonOutput.Write(console.Out, report, CliJsonContext.Default.CheckReport);
+            JsonOutput.Write(console.Out, report, CliJsonContext.Default.CheckReport, exitCode);
         }
         else
         {
             report.WriteText(console.Out);
         }
 
-        if (trustworthy)
-        {
-            return ExitCodes.Success;
-        }
-
-        console.Error.WriteLine($"{CommandTree.ToolName}: warning: {TextFormat.Count(integrity.MismatchedLines)} lines of '{path}' fail their checksum, so every answer is \"maybe\"; run 'eventfilter repair {path}' with the server stopped.");
-        return ExitCodes.Corrupted;
+        return exitCode;
     }
 }

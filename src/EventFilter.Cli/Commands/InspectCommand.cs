@@ -43,16 +43,17 @@ internal static class InspectCommand
         }
 
         DataDirectoryReport report = await DataDirectoryReport.ReadAsync(console, path, threshold, cancel).ConfigureAwait(false);
+        int exitCode = report.Judge(console.Error);
         if (json)
         {
-            JsonOutput.Write(console.Out, report, CliJsonContext.Default.DataDirectoryReport);
+            JsonOutput.Write(console.Out, report, CliJsonContext.Default.DataDirectoryReport, exitCode);
         }
         else
         {
             report.WriteText(console.Out);
         }
 
-        return report.Judge(console.Error);
+        return exitCode;
     }
 
     private static int Run(CliConsole console, string path, double threshold, bool json)
@@ -64,16 +65,18 @@ internal static class InspectCommand
         CheckpointReport? checkpoint = CheckpointReport.ReadBeside(path, filter.Header.FileId);
         var journal = JournalReport.From(filter.PendingJournal);
         var report = InspectReport.From(path, filter.Header, statistics, verification, checkpoint, journal);
+
+        // Corruption is reported, not judged, here: `verify` gives the verdict. A garbage checkpoint still fails.
+        int exitCode = CheckpointReport.Judge(checkpoint, console.Error, ExitCodes.Success);
         if (json)
         {
-            JsonOutput.Write(console.Out, report, CliJsonContext.Default.InspectReport);
+            JsonOutput.Write(console.Out, report, CliJsonContext.Default.InspectReport, exitCode);
         }
         else
         {
             report.WriteText(console.Out);
         }
 
-        // Corruption is reported, not judged, here: `verify` gives the verdict. A garbage checkpoint still fails.
-        return CheckpointReport.Judge(checkpoint, console.Error, ExitCodes.Success);
+        return exitCode;
     }
 }

@@ -45,7 +45,7 @@ internal static class RepairCommand
         var report = RepairReport.From(path, result, journal);
         if (json)
         {
-            JsonOutput.Write(console.Out, report, CliJsonContext.Default.RepairReport);
+            JsonOutput.Write(console.Out, report, CliJsonContext.Default.RepairReport, report.ExitCode);
         }
         else
         {

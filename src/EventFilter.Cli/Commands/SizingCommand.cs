@@ -69,7 +69,7 @@ internal static class SizingCommand
                 : SizingModels.SizeFor(n, parsed.GetValue(rate) ?? DefaultTargetRate, parsed.GetValue(k));
             if (parsed.GetValue(json))
             {
-                JsonOutput.Write(console.Out, report, CliJsonContext.Default.SizingReport);
+                JsonOutput.Write(console.Out, report, CliJsonContext.Default.SizingReport, ExitCodes.Success);
             }
             else
             {

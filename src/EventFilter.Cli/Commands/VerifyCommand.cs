@@ -35,10 +35,10 @@ internal static class VerifyCommand
         CheckpointReport? checkpoint = CheckpointReport.ReadBeside(path, filter.Header.FileId);
         var journal = JournalReport.From(filter.PendingJournal);
         int exitCode = journal.Judge(console.Error, CheckpointReport.Judge(checkpoint, console.Error, IntegrityVerdict.ExitCode(result)));
-        var report = VerifyReport.From(path, filter.Header, result, checkpoint, journal, exitCode);
+        var report = VerifyReport.From(path, filter.Header, result, checkpoint, journal);
         if (json)
         {
-            JsonOutput.Write(console.Out, report, CliJsonContext.Default.VerifyReport);
+            JsonOutput.Write(console.Out, report, CliJsonContext.Default.VerifyReport, exitCode);
         }
         else
         {

@@ -58,6 +58,9 @@ internal static class TextFormat
     public static string Fixed(double value, int decimals) =>
         value.ToString("F" + decimals.ToString(CultureInfo.InvariantCulture), CultureInfo.InvariantCulture);
 
-    /// <summary>One answer per line, the answer first in a fixed column: "definitely not  order-42".</summary>
-    public static string Answer(string answer, string subject) => $"{answer,-15} {subject}";
+    /// <summary>
+    /// One answer per line, the answer first in a fixed column and in words: "definitely not  order-42". Answers are
+    /// spelled for machines with '-' between words ("definitely-not", as JSON and the metric tag have them).
+    /// </summary>
+    public static string Answer(string answer, string subject) => $"{answer.Replace('-', ' '),-15} {subject}";
 }

@@ -20,11 +20,11 @@ internal sealed record CheckReport(string Path, long MismatchedLines, IReadOnlyL
 /// <summary>One name's answer.</summary>
 /// <param name="Name">The stream name as given.</param>
 /// <param name="MightExist">False only when the stream was definitely never written.</param>
-/// <param name="Answer"><see cref="Maybe"/> or <see cref="DefinitelyNot"/>.</param>
+/// <param name="Answer"><see cref="Maybe"/> or <see cref="DefinitelyNot"/>: the spelling of the eventfilter.answer metric tag.</param>
 internal sealed record NameAnswer(string Name, bool MightExist, string Answer)
 {
     public const string Maybe = "maybe";
-    public const string DefinitelyNot = "definitely not";
+    public const string DefinitelyNot = "definitely-not";
 
     public static NameAnswer For(string name, bool mightExist) => new(name, mightExist, mightExist ? Maybe : DefinitelyNot);
 }

@@ -30,12 +30,23 @@ internal sealed record JournalReport(string Status, int Files, long LineRecords,
         journal.Position,
         journal.Damage);
 
-    /// <summary>The text line for it.</summary>
+    /// <summary>The text line for it, as a reading tool finds it.</summary>
     public string Describe() => Status switch
     {
         None => "none (everything flushed is in the file)",
-        Pending => $"{Describe(Files, LineRecords, Commits, Bytes)}, last position {(Position is { } p ? TextFormat.Count(p) : "none")} (pending: folded on the next open or repair)",
-        _ => $"DAMAGED: {Damage}; {Describe(Files, LineRecords, Commits, Bytes)} before it, last position {(Position is { } p ? TextFormat.Count(p) : "none")}",
+        Pending => $"{Contents()} (pending: folded on the next open or repair)",
+        _ => $"DAMAGED: {Damage}; {Contents()} before it",
+    };
+
+    /// <summary>
+    /// The text line for what `repair` did with it. A repair folds any journal of this file, damaged or not, before it
+    /// returns (FilterFile.Verify with repair), so nothing is left for the next open.
+    /// </summary>
+    public string DescribeFolded() => Status switch
+    {
+        None => "none to fold",
+        Pending => $"folded into the file and removed: {Contents()}",
+        _ => $"folded into the file up to its damage and removed: {Contents()} before a damaged record ({Damage}); the server catches up the rest from its log",
     };
 
     /// <summary>A damaged journal: safe (nothing after the damage is used; the server catches up from the log) but worth a repair.</summary>
@@ -50,6 +61,6 @@ internal sealed record JournalReport(string Status, int Files, long LineRecords,
         return Math.Max(exitCode, ExitCodes.Corrupted);
     }
 
-    private static string Describe(int files, long records, long commits, long bytes) =>
-        $"{TextFormat.Count(files)} file(s), {TextFormat.Count(records)} line records from {TextFormat.Count(commits)} flushes, {TextFormat.Bytes(bytes)}";
+    private string Contents() =>
+        $"{TextFormat.Count(Files)} file(s), {TextFormat.Count(LineRecords)} line records from {TextFormat.Count(Commits)} flushes, {TextFormat.Bytes(Bytes)}, last position {(Position is { } p ? TextFormat.Count(p) : "none")}";
 }

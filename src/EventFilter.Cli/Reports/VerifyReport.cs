@@ -19,12 +19,11 @@ internal sealed record VerifyReport(
     double Threshold,
     IReadOnlyList<long> FirstBadLines,
     bool RebuildRequired,
-    string Status,
-    int ExitCode,
+    string Integrity,
     CheckpointReport? Checkpoint,
     JournalReport Journal)
 {
-    public static VerifyReport From(string path, FilterHeader header, VerificationResult result, CheckpointReport? checkpoint, JournalReport journal, int exitCode) => new(
+    public static VerifyReport From(string path, FilterHeader header, VerificationResult result, CheckpointReport? checkpoint, JournalReport journal) => new(
         path,
         header.SizeBytes,
         header.LineCount,
@@ -39,7 +38,6 @@ internal sealed record VerifyReport(
         result.FirstBadLines,
         result.RebuildRequired,
         IntegrityVerdict.Status(result),
-        exitCode,
         checkpoint,
         journal);
 

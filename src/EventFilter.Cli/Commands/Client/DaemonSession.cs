@@ -48,23 +48,23 @@ internal sealed class DaemonSession(CliConsole console)
                 report = await call(parsed, daemon).ConfigureAwait(false);
             }
 
+            // A refusal part-way (a full filter in madd) still reports what was done before it.
+            int exitCode = report.Error is null ? ExitCodes.Success : ExitCodes.DaemonRefused;
             if (parsed.GetValue(asJson))
             {
-                JsonOutput.Write(console.Out, report, json);
+                JsonOutput.Write(console.Out, report, json, exitCode);
             }
             else
             {
                 report.WriteText(console.Out);
             }
 
-            // A refusal part-way (a full filter in madd) still reports what was done before it.
             if (report.Error is { } refusal)
             {
                 await console.Error.WriteLineAsync($"{CommandTree.ToolName}: error: {refusal}").ConfigureAwait(false);
-                return ExitCodes.DaemonRefused;
             }
 
-            return ExitCodes.Success;
+            return exitCode;
         });
     }
 

@@ -22,7 +22,7 @@ internal sealed record AddReport(string Socket, string Name, IReadOnlyList<ItemA
 internal sealed record ItemAdded(string Item, bool Added, string Answer)
 {
     public const string New = "added";
-    public const string MaybeExisted = "maybe existed";
+    public const string MaybeExisted = "maybe-existed";
 
     public static ItemAdded For(string item, bool added) => new(item, added, added ? New : MaybeExisted);
 }
