@@ -63,6 +63,7 @@ public sealed record CliRun(int ExitCode, string Stdout, string Stderr)
         Assert.Equal(["error", "exitCode"], [.. json.EnumerateObject().Select(p => p.Name)]);
         Assert.Equal(exitCode, json.GetProperty("exitCode").GetInt32());
         Assert.Equal("eventfilter: error: " + json.GetProperty("error").GetString(), Assert.Single(ErrorLines));
+        Assert.DoesNotContain("\\u00", Stdout, StringComparison.Ordinal); // quotes in file names stay readable
     }
 
     private void AssertOneErrorLine(string expectedInMessage, int exitCode)

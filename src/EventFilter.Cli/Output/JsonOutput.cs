@@ -1,3 +1,4 @@
+using System.Text.Encodings.Web;
 using System.Text.Json;
 using System.Text.Json.Nodes;
 using System.Text.Json.Serialization.Metadata;
@@ -14,7 +15,9 @@ internal static class JsonOutput
     /// <summary>The option that asks for JSON.</summary>
     public const string Option = "--json";
 
-    private static readonly JsonWriterOptions Indented = new() { Indented = true };
+    // Read by people and scripts on a terminal, never embedded in HTML: quotes and non-ASCII names stay as they are
+    // (the default encoder wrote ' as \u0027).
+    private static readonly JsonWriterOptions Indented = new() { Indented = true, Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
 
     /// <summary>True when <paramref name="args"/> ask for JSON: <c>--json</c> before any <c>--</c> (after it, it is a name).</summary>
     public static bool Requested(IReadOnlyList<string> args) =>
