@@ -112,16 +112,21 @@ public sealed unsafe partial class FilterFile : IDisposable
         }
         catch
         {
-            if (filter is not null)
-            {
-                filter.Dispose();
-            }
-            else
-            {
-                file.Dispose();
-            }
-
+            CloseAfterFailedOpen(filter, file);
             throw;
+        }
+    }
+
+    // A failed open closes what it opened: the filter once made (it owns the mapping, and maybe a journal), else the mapping.
+    private static void CloseAfterFailedOpen(FilterFile? filter, MappedFile file)
+    {
+        if (filter is not null)
+        {
+            filter.Dispose();
+        }
+        else
+        {
+            file.Dispose();
         }
     }
 
@@ -151,15 +156,7 @@ public sealed unsafe partial class FilterFile : IDisposable
         }
         catch
         {
-            if (filter is not null)
-            {
-                filter.Dispose();
-            }
-            else
-            {
-                file.Dispose();
-            }
-
+            CloseAfterFailedOpen(filter, file);
             throw;
         }
     }

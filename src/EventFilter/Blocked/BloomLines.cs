@@ -112,39 +112,41 @@ internal sealed unsafe class BloomLines
             throw new ArgumentException("results must be at least as long as the batch.", nameof(results));
         }
 
-        int ahead = Math.Min(PrefetchDistance, hashes.Length);
-        for (int i = 0; i < ahead; i++)
-        {
-            Prefetch(LineOf(hashes[i]));
-        }
-
+        PrefetchFirst(hashes);
         for (int i = 0; i < hashes.Length; i++)
         {
-            if (i + PrefetchDistance < hashes.Length)
-            {
-                Prefetch(LineOf(hashes[i + PrefetchDistance]));
-            }
-
+            PrefetchAhead(hashes, i);
             results[i] = AllBitsSet(LineOf(hashes[i]), (uint)hashes[i]);
         }
     }
 
     public void AddBatch(ReadOnlySpan<ulong> hashes)
     {
+        PrefetchFirst(hashes);
+        for (int i = 0; i < hashes.Length; i++)
+        {
+            PrefetchAhead(hashes, i);
+            Add(hashes[i]);
+        }
+    }
+
+    // The batch loops keep PrefetchDistance lines in flight: the first ones before the loop, then one more per key.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void PrefetchFirst(ReadOnlySpan<ulong> hashes)
+    {
         int ahead = Math.Min(PrefetchDistance, hashes.Length);
         for (int i = 0; i < ahead; i++)
         {
             Prefetch(LineOf(hashes[i]));
         }
+    }
 
-        for (int i = 0; i < hashes.Length; i++)
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void PrefetchAhead(ReadOnlySpan<ulong> hashes, int i)
+    {
+        if (i + PrefetchDistance < hashes.Length)
         {
-            if (i + PrefetchDistance < hashes.Length)
-            {
-                Prefetch(LineOf(hashes[i + PrefetchDistance]));
-            }
-
-            Add(hashes[i]);
+            Prefetch(LineOf(hashes[i + PrefetchDistance]));
         }
     }
 
