@@ -67,7 +67,7 @@ public sealed class FailureTests : IDisposable
 
         source.Broken = true;
         time.Advance(TimeSpan.FromSeconds(30));
-        await TestHosts.Eventually(() => _logs.Messages(14).Any(), "the failed checkpoint is logged");
+        await Poll.UntilAsync(() => _logs.Messages(14).Any(), "the failed checkpoint is logged");
         HealthReportEntry failed = await host.HealthAsync();
         Assert.Equal(HealthStatus.Degraded, failed.Status);
         Assert.Equal("checkpoint failed: the host's position is unavailable", failed.Description);
@@ -76,7 +76,7 @@ public sealed class FailureTests : IDisposable
         _log.AppendRange(0, 10, host.Filter());
         time.Advance(TimeSpan.FromSeconds(30));
         // The position moves inside the checkpoint, before the failure is cleared: wait for health itself.
-        await TestHosts.Eventually(async () => (await host.HealthAsync()).Status == HealthStatus.Healthy, "the next tick checkpoints and clears the failure");
+        await Poll.UntilAsync(async () => (await host.HealthAsync()).Status == HealthStatus.Healthy, "the next tick checkpoints and clears the failure");
         Assert.Equal(10, host.Filter().CheckpointPosition);
 
         source.Broken = true;

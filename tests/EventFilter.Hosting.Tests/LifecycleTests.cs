@@ -24,7 +24,7 @@ public sealed class LifecycleTests : IDisposable
             await host.Filter().WhenReady;
 
             // Ready comes before catch-up's own final checkpoint (docs/design.md, "Open sequence"): wait for it.
-            await TestHosts.Eventually(() => host.Filter().CheckpointPosition == 1000, "catch-up checkpoints at the end it read");
+            await Poll.UntilAsync(() => host.Filter().CheckpointPosition == 1000, "catch-up checkpoints at the end it read");
             _log.AppendRange(1000, 500, host.Filter());
             await host.StopAsync();
         }
@@ -48,11 +48,11 @@ public sealed class LifecycleTests : IDisposable
         Assert.Equal(0, filter.CheckpointPosition);
 
         Assert.Equal(1, _time.Advance(TimeSpan.FromSeconds(1)));
-        await TestHosts.Eventually(() => filter.CheckpointPosition == 50, "the first tick checkpoints at the log end");
+        await Poll.UntilAsync(() => filter.CheckpointPosition == 50, "the first tick checkpoints at the log end");
 
         _log.AppendRange(50, 25, filter);
         _time.Advance(TimeSpan.FromSeconds(30));
-        await TestHosts.Eventually(() => filter.CheckpointPosition == 75, "the second tick checkpoints again");
+        await Poll.UntilAsync(() => filter.CheckpointPosition == 75, "the second tick checkpoints again");
         await host.StopAsync();
     }
 
@@ -68,7 +68,7 @@ public sealed class LifecycleTests : IDisposable
 
         _log.AppendRange(0, 50, host.Filter());
         _time.Advance(TimeSpan.FromSeconds(30));
-        await TestHosts.Eventually(() => host.Filter().CheckpointPosition == 20, "the tick checkpoints at the source's position");
+        await Poll.UntilAsync(() => host.Filter().CheckpointPosition == 20, "the tick checkpoints at the source's position");
         await host.StopAsync();
         Assert.Equal(20, ReadCheckpoint());
     }

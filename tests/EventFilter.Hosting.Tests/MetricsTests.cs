@@ -91,14 +91,14 @@ public sealed class MetricsTests : IDisposable
         Assert.Equal(1, metrics.Sum("eventfilter.rebuilds", "missing"));
 
         // Ready comes before catch-up's own final checkpoint (docs/design.md, "Open sequence"): wait for it.
-        await TestHosts.Eventually(() => metrics.Observe("eventfilter.checkpoint.position") == 500, "catch-up checkpoints at the end it read");
+        await Poll.UntilAsync(() => metrics.Observe("eventfilter.checkpoint.position") == 500, "catch-up checkpoints at the end it read");
         _log.AppendRange(500, 200, filter);
         Assert.Equal(200, metrics.Observe("eventfilter.checkpoint.lag"));
 
         _time.Advance(TimeSpan.FromSeconds(30));
-        await TestHosts.Eventually(() => metrics.Observe("eventfilter.checkpoint.lag") == 0, "the tick checkpoints at the log end");
+        await Poll.UntilAsync(() => metrics.Observe("eventfilter.checkpoint.lag") == 0, "the tick checkpoints at the log end");
         // The snapshot from the end of catch-up (500 names) is already non-zero: wait for the one that counts 700.
-        await TestHosts.Eventually(() => metrics.Observe("eventfilter.names.estimated") is >= 650 and <= 750, "statistics are refreshed after the checkpoint");
+        await Poll.UntilAsync(() => metrics.Observe("eventfilter.names.estimated") is >= 650 and <= 750, "statistics are refreshed after the checkpoint");
         Assert.Equal(700, metrics.Observe("eventfilter.checkpoint.position"));
         double fpr = metrics.Observe("eventfilter.false_positive_rate")!.Value;
         Assert.InRange(fpr, double.Epsilon, 1e-6);

@@ -31,13 +31,13 @@ public sealed class RebuildControlTests : IDisposable
         Assert.True(control.TryStartRebuild(out string? refusal), refusal);
         Assert.False(control.TryStartRebuild(out string? second));
         Assert.Equal("an online rebuild is already under way", second);
-        await TestHosts.Eventually(() => control.Rebuild is not null, "the rebuild shows itself");
+        await Poll.UntilAsync(() => control.Rebuild is not null, "the rebuild shows itself");
         Assert.Equal(RebuildReason.Requested, control.Rebuild!.Reason);
         Assert.Equal("ready (rebuilding online)", (await host.HealthAsync()).Description);
         _log.AppendRange(1_100, 100, host.Filter());
 
         _log.Gate.SetResult();
-        await TestHosts.Eventually(() => _logs.Messages(22).Any(m => m.EndsWith("rebuilt online (requested): the fresh file serves now", StringComparison.Ordinal)), "the rebuild swaps in");
+        await Poll.UntilAsync(() => _logs.Messages(22).Any(m => m.EndsWith("rebuilt online (requested): the fresh file serves now", StringComparison.Ordinal)), "the rebuild swaps in");
         Assert.Null(control.Rebuild);
         Assert.Equal(HealthStatus.Healthy, (await host.HealthAsync()).Status);
         Assert.All(Enumerable.Range(0, 1_200), i => Assert.True(host.Filter().MightExist(InMemoryStreamLog.Name(i))));

@@ -34,7 +34,7 @@ public sealed class ResizeStatusTests : IDisposable
         var status = host.Services.GetRequiredService<IFilterResizeStatus>();
         await host.StartAsync();
         await host.Filter().WhenReady;
-        await TestHosts.Eventually(() => status.Resize is not null, "the new file is being built");
+        await Poll.UntilAsync(() => status.Resize is not null, "the new file is being built");
 
         FilterResizeProgress resize = status.Resize!;
         Assert.Equal(1 << 20, resize.FromSizeBytes);
@@ -44,7 +44,7 @@ public sealed class ResizeStatusTests : IDisposable
 
         // The swap clears the status first and logs "resized" (event 6) after it: wait for the line, the later of the two.
         _log.Gate.SetResult();
-        await TestHosts.Eventually(() => _logs.Messages(6).Any(m => m.EndsWith($"resized to {2 << 20} bytes", StringComparison.Ordinal)), "the resize swaps in");
+        await Poll.UntilAsync(() => _logs.Messages(6).Any(m => m.EndsWith($"resized to {2 << 20} bytes", StringComparison.Ordinal)), "the resize swaps in");
         Assert.Null(status.Resize);
         await host.StopAsync();
     }

@@ -56,26 +56,4 @@ public static class TestHosts
     }
 
     public static IStreamExistenceFilter Filter(this IHost host) => host.Services.GetRequiredService<IStreamExistenceFilter>();
-
-    /// <summary>
-    /// Polls until <paramref name="condition"/> holds: background work finishes on its own thread. The limit only
-    /// turns a hang into a failure; it is far beyond any wait a loaded machine needs, so it never decides a pass.
-    /// </summary>
-    public static Task Eventually(Func<bool> condition, string what) => Eventually(() => Task.FromResult(condition()), what);
-
-    /// <inheritdoc cref="Eventually(Func{bool}, string)"/>
-    public static async Task Eventually(Func<Task<bool>> condition, string what)
-    {
-        for (var clock = System.Diagnostics.Stopwatch.StartNew(); clock.Elapsed < HangGuard; await Task.Delay(10))
-        {
-            if (await condition())
-            {
-                return;
-            }
-        }
-
-        Assert.Fail($"still waiting after {HangGuard.TotalSeconds:F0} s until {what}");
-    }
-
-    private static readonly TimeSpan HangGuard = TimeSpan.FromMinutes(2);
 }
