@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using EventFilter.Hosting.Telemetry;
 using EventFilter.Statistics;
 
@@ -27,21 +28,29 @@ internal sealed partial class HostedStreamExistenceFilter
         {
             // The gauges get a first snapshot at once, and a fresh one when the filter is ready.
             RefreshStatistics();
+
+            // The core reports no start of catch-up, so its span starts here; the observer ends it at CatchUpCompleted.
+            _observer.Spans.StartCatchUp(_filterOptions.FilterPath, _openSpan);
             await _filter.CatchUpAsync(stopping).ConfigureAwait(false);
             RefreshStatistics();
         }
         catch (OperationCanceledException) when (stopping.IsCancellationRequested)
         {
             // Stopping: the next start resumes from the last checkpoint.
+            _observer.Spans.Cancelled();
         }
-        catch (Exception)
+        catch (Exception error)
         {
-            // The observer has logged, counted and kept it (BackgroundWorkFailed); the health check reads it from there.
+            // The observer has logged, counted and kept it (BackgroundWorkFailed), and ended the spans; the health
+            // check reads it from there. Ended here too, for a failure the core did not report.
+            _observer.Spans.Failed(error);
         }
     }
 
     private async Task RunCheckpointsAsync(PeriodicTimer timer, CancellationToken stopping)
     {
+        // Each tick's checkpoint is a trace of its own, not a child of whatever span was current when the host started.
+        Activity.Current = null;
         try
         {
             while (await timer.WaitForNextTickAsync(stopping).ConfigureAwait(false))
@@ -64,9 +73,11 @@ internal sealed partial class HostedStreamExistenceFilter
     private Exception? TryCheckpoint(out long position)
     {
         position = -1;
+        using Activity? span = FilterSpans.Start(FilterSpans.Checkpoint, _filterOptions.FilterPath);
         try
         {
             position = SafePosition;
+            span?.SetTag("eventfilter.checkpoint.position", position);
             _filter.Checkpoint(position);
             _checkpointFailure = null;
             return null;
@@ -74,6 +85,7 @@ internal sealed partial class HostedStreamExistenceFilter
         catch (Exception error)
         {
             _checkpointFailure = error;
+            FilterSpans.Fail(span, error);
             _metrics.Files.RecordError(TagValues.Checkpoint, error);
             Telemetry.Log.CheckpointFailed(_logger, _filterOptions.FilterPath, position, error.Message, error);
             return error;

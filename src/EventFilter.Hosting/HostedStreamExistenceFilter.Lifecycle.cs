@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.ExceptionServices;
 using EventFilter.Hosting.Telemetry;
 using Microsoft.Extensions.Hosting;
@@ -14,6 +15,7 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IDis
     private PeriodicTimer? _timer;
     private Task _background = Task.CompletedTask;
     private volatile Exception? _openFailure;
+    private ActivityContext _openSpan; // the catch-up span's parent: one start, one trace
     private volatile bool _stopped;
     private bool _abandoned;
     private bool _disposed;
@@ -32,17 +34,23 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IDis
     {
         string path = _filterOptions.FilterPath;
         Telemetry.Log.Starting(_logger, path, _filterOptions.SizeBytes, _options.CheckpointInterval, PositionSourceName);
-        try
+        // Ended before the background work starts, which would otherwise run as its child.
+        using (Activity? span = FilterSpans.Start(FilterSpans.Open, path))
         {
-            // Open reads and checks every line of the file: seconds for a large one, so not on the host's thread.
-            await Task.Run(_filter.Open, cancellationToken).ConfigureAwait(false);
-        }
-        catch (Exception error) when (error is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
-        {
-            _openFailure = error;
-            _metrics.Files.RecordError(TagValues.Open, error);
-            Telemetry.Log.OpenFailed(_logger, path, error.Message, error);
-            throw;
+            try
+            {
+                // Open reads and checks every line of the file: seconds for a large one, so not on the host's thread.
+                await Task.Run(_filter.Open, cancellationToken).ConfigureAwait(false);
+                _openSpan = span?.Context ?? default;
+            }
+            catch (Exception error) when (error is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
+            {
+                _openFailure = error;
+                _metrics.Files.RecordError(TagValues.Open, error);
+                FilterSpans.Fail(span, error);
+                Telemetry.Log.OpenFailed(_logger, path, error.Message, error);
+                throw;
+            }
         }
 
         if (_filter.State == FilterState.Disabled)

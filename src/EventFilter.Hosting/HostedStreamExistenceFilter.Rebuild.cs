@@ -96,6 +96,7 @@ internal sealed partial class HostedStreamExistenceFilter : IFilterRebuildContro
         catch (OperationCanceledException) when (stopping.IsCancellationRequested)
         {
             // Stopping: the rebuild is abandoned; its file is discarded on the next start.
+            _observer.Spans.Cancelled();
         }
         catch (Exception)
         {

@@ -9,8 +9,8 @@ namespace EventFilter.Hosting;
 
 /// <summary>
 /// Turns each thing the core reports about a filter file into a log line and metrics, as the hosted filter does: lines
-/// under the category <c>EventFilter</c> with the event ids of docs/telemetry.md, and the file instruments of the meter
-/// <c>EventFilter</c>. A host that opens filter files itself (eventfilterd, through <see cref="CheckpointedFilterFile"/>)
+/// under the category <c>EventFilter</c> with the event ids of docs/telemetry.md, the file instruments of the meter
+/// <c>EventFilter</c>, and the end of the spans of the activity source <c>EventFilter</c> that these callbacks bound. A host that opens filter files itself (eventfilterd, through <see cref="CheckpointedFilterFile"/>)
 /// passes one as their observer; it may derive from it to count more on top.
 /// </summary>
 public class TelemetryObserver : FilterObserver
@@ -55,6 +55,9 @@ public class TelemetryObserver : FilterObserver
     /// <summary>Why catch-up or a resize failed. The core reports it before it publishes the Failed state.</summary>
     internal Exception? BackgroundFailure => _backgroundFailure;
 
+    /// <summary>The catch-up, resize and online rebuild spans under way, which this observer's callbacks end.</summary>
+    internal FilterSpans Spans { get; } = new();
+
     /// <inheritdoc/>
     public override void Opened(string path, bool created, VerificationResult verification)
     {
@@ -75,6 +78,7 @@ public class TelemetryObserver : FilterObserver
     public override void RebuildStarted(string path, RebuildReason reason, string detail)
     {
         _metrics.RecordRebuild(reason);
+        Spans.RebuildStarted(path, reason);
 
         // A missing file is usually the first start, not a problem: say so in words a new operator expects.
         if (reason == RebuildReason.Missing)
@@ -90,6 +94,7 @@ public class TelemetryObserver : FilterObserver
     public override void ResizeStarted(string path, long fromSizeBytes, long toSizeBytes)
     {
         _metrics.RecordResize(TagValues.Started);
+        Spans.ResizeStarted(path, fromSizeBytes, toSizeBytes);
         Log.ResizeStarted(_logger, path, fromSizeBytes, toSizeBytes);
     }
 
@@ -97,6 +102,7 @@ public class TelemetryObserver : FilterObserver
     public override void ResizeCompleted(string path, long sizeBytes)
     {
         _metrics.RecordResize(TagValues.Completed);
+        Spans.ResizeCompleted();
         Log.ResizeCompleted(_logger, path, sizeBytes);
     }
 
@@ -107,6 +113,7 @@ public class TelemetryObserver : FilterObserver
         // earlier attempt is superseded.
         _verification = null;
         _backgroundFailure = null;
+        Spans.RebuildCompleted();
         Log.OnlineRebuildCompleted(_logger, path, TagValues.Of(reason));
     }
 
@@ -130,6 +137,7 @@ public class TelemetryObserver : FilterObserver
     {
         _progress = progress;
         _metrics.RecordCatchUp(progress);
+        Spans.CatchUpCompleted(progress);
         Log.CatchUpCompleted(_logger, _openedLevel, progress.Path, progress.Records, progress.Elapsed.TotalSeconds, progress.RecordsPerSecond);
     }
 
@@ -137,6 +145,7 @@ public class TelemetryObserver : FilterObserver
     public override void JournalFolded(string path, FlushResult fold)
     {
         _metrics.RecordFold(fold);
+        FilterSpans.Folded(path, fold);
         Log.JournalFolded(_logger, path, fold.BytesFlushed, fold.Duration.TotalMilliseconds);
     }
 
@@ -173,6 +182,7 @@ public class TelemetryObserver : FilterObserver
     {
         _backgroundFailure = error;
         _metrics.RecordError(TagValues.CatchUp, error);
+        Spans.Failed(error);
         Log.BackgroundWorkFailed(_logger, path, error.Message, error);
     }
 
