@@ -35,7 +35,7 @@ public sealed class FilterSpanListener : IDisposable
     /// <summary>Waits until a span of that name has ended (the observer ends some after the state they report is visible).</summary>
     public async Task<Activity> Single(string name)
     {
-        await TestHosts.Eventually(() => Ended(name).Length > 0, $"a span {name} ends");
+        await Poll.UntilAsync(() => Ended(name).Length > 0, $"a span {name} ends");
         return Assert.Single(Ended(name));
     }
 

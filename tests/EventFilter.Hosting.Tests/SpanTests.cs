@@ -60,7 +60,7 @@ public sealed class SpanTests : IDisposable
 
         await _spans.Single("eventfilter.catch_up");
         Assert.Equal(hostSpan, Assert.Single(_spans.Ended("eventfilter.open")).ParentSpanId);
-        await TestHosts.Eventually(() => host.Filter().CheckpointPosition == 100, "catch-up's own final checkpoint");
+        await Poll.UntilAsync(() => host.Filter().CheckpointPosition == 100, "catch-up's own final checkpoint");
         Assert.Empty(_spans.Ended("eventfilter.checkpoint")); // catch-up's checkpoints are inside the core, not spanned
         _log.AppendRange(100, 20, host.Filter());
 

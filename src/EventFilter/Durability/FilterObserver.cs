@@ -56,6 +56,6 @@ public class FilterObserver
     /// </summary>
     public virtual void HostContractViolated(string path, HostContractViolation violation, string detail) { }
 
-    /// <summary>Catch-up or resize failed; the filter stays not ready and answers "maybe".</summary>
+    /// <summary>Catch-up, a resize or an online rebuild failed: after a failed catch-up the filter stays not ready and answers "maybe"; after a failed resize or rebuild the old file goes on serving.</summary>
     public virtual void BackgroundWorkFailed(string path, Exception error) { }
 }
