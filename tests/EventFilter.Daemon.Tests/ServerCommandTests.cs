@@ -42,6 +42,8 @@ public sealed class ServerCommandTests(DaemonFixture fixture) : IClassFixture<Da
         using RespClient client = fixture.Connect();
         string info = Encoding.UTF8.GetString((byte[])client.Call("INFO")!);
         Assert.Contains("redis_version:", info, StringComparison.Ordinal);
+        Assert.Contains($"eventfilterd_version:{Commands.ServerCommands.DaemonVersion}\r\n", info, StringComparison.Ordinal);
+        Assert.DoesNotContain("eventfilterd_version:0.0.0.0", info, StringComparison.Ordinal);
         Assert.Contains("log_sync:always", info, StringComparison.Ordinal);
         Assert.Contains("filters:", info, StringComparison.Ordinal);
         Assert.Contains("health:healthy\r\nhealth_reason:listening, no storage failure in the last minute\r\n", info, StringComparison.Ordinal);

@@ -1,3 +1,4 @@
+using System.Reflection;
 using System.Text;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 
@@ -8,6 +9,10 @@ internal static class ServerCommands
 {
     /// <summary>The Redis version eventfilterd reports (INFO, HELLO): clients enable features by it, and these are Redis 7's.</summary>
     public const string RedisVersion = "7.0.0";
+
+    /// <summary>The version from git, as the packages and `eventfilter --version` show it (the assembly version is 0.0.0.0).</summary>
+    public static readonly string DaemonVersion = typeof(ServerCommands).Assembly
+        .GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "unknown";
 
     public static void Ping(CommandContext context)
     {
@@ -38,7 +43,7 @@ internal static class ServerCommands
         var text = new StringBuilder()
             .Append("# Server\r\n")
             .Append("redis_version:").Append(RedisVersion).Append("\r\n")
-            .Append("eventfilterd_version:").Append(typeof(ServerCommands).Assembly.GetName().Version).Append("\r\n")
+            .Append("eventfilterd_version:").Append(DaemonVersion).Append("\r\n")
             .Append("process_id:").Append(Environment.ProcessId).Append("\r\n")
             .Append("log_sync:").Append(context.Options.LogSync.ToString().ToLowerInvariant()).Append("\r\n")
             .Append("\r\n# Health\r\n")
