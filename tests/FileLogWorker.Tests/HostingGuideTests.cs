@@ -24,7 +24,7 @@ public sealed partial class HostingGuideTests
         }
     }
 
-    private static string RepositoryRoot()
+    internal static string RepositoryRoot()
     {
         string? directory = AppContext.BaseDirectory;
         while (directory is not null && !File.Exists(Path.Combine(directory, "EventFilter.sln")))
