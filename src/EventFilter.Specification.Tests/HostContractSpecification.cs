@@ -73,29 +73,24 @@ public abstract class HostContractSpecification : IDisposable
         await run.CrashAsync();
         HostAssert.Clean(run);
 
-        KitRun reopened = await StartAsync(SmallSize);
-        HostAssert.EveryStreamFound(reopened, streams, "after checkpoints taken while appending and a crash");
-        await reopened.StopAsync();
-        HostAssert.Clean(reopened);
+        await ReopenAndFindAsync(streams, "after checkpoints taken while appending and a crash");
     }
 
     /// <summary>Rule 2: a resize while appends run, raced by an add whose record is not yet durable to the filter when the new file is published, loses nothing.</summary>
     [Fact]
     public async Task A_resize_while_appending_loses_no_stream()
     {
-        KitRun run = await StartAsync(SmallSize);
-        IReadOnlyList<string> before = await run.AppendAsync("before-resize", Appenders, AppendsPerStep);
-        Task<IReadOnlyList<string>> during = run.AppendAsync("during-resize", 1, AppendsPerStep);
-
-        // The new size serves from the old file until its build has caught up (docs/design.md, "Resize").
-        run.ReopenAt(LargeSize);
-        await RaceAnAddWithTheBuildAsync(run, "resize", build: () =>
+        KitRun run = await BuildWhileAppendingAsync(SmallSize, "resize", run =>
         {
-            run.StartCatchUp();
-            return run.Observer.Resized.Task;
+            // The new size serves from the old file until its build has caught up (docs/design.md, "Resize").
+            run.ReopenAt(LargeSize);
+            return () =>
+            {
+                run.StartCatchUp();
+                return run.Observer.Resized.Task;
+            };
         });
 
-        HostAssert.EveryStreamFound(run, [.. before, .. await during], "after a resize raced by appends");
         Assert.True(run.Inner.ServingSizeBytes == LargeSize, "The resize did not complete.");
         await run.StopAsync();
         HostAssert.Clean(run);
@@ -105,13 +100,7 @@ public abstract class HostContractSpecification : IDisposable
     [Fact]
     public async Task An_online_rebuild_while_appending_loses_no_stream()
     {
-        KitRun run = await StartAsync(LargeSize);
-        IReadOnlyList<string> before = await run.AppendAsync("before-rebuild", Appenders, AppendsPerStep);
-        Task<IReadOnlyList<string>> during = run.AppendAsync("during-rebuild", 1, AppendsPerStep);
-
-        await RaceAnAddWithTheBuildAsync(run, "online rebuild", build: () => run.Inner.RebuildAsync(CancellationToken.None));
-
-        HostAssert.EveryStreamFound(run, [.. before, .. await during], "after an online rebuild raced by appends");
+        KitRun run = await BuildWhileAppendingAsync(LargeSize, "online rebuild", run => () => run.Inner.RebuildAsync(CancellationToken.None));
         await run.StopAsync();
         HostAssert.Clean(run);
     }
@@ -146,10 +135,7 @@ public abstract class HostContractSpecification : IDisposable
 
         await run.CrashAsync();
         HostAssert.Clean(run);
-        KitRun reopened = await StartAsync(SmallSize);
-        HostAssert.EveryStreamFound(reopened, [.. kept, .. after, .. afterLiveCut], "after the log was cut and the host crashed");
-        await reopened.StopAsync();
-        HostAssert.Clean(reopened);
+        await ReopenAndFindAsync([.. kept, .. after, .. afterLiveCut], "after the log was cut and the host crashed");
         Assert.NotEmpty(first);
     }
 
@@ -164,10 +150,7 @@ public abstract class HostContractSpecification : IDisposable
         await run.CrashAsync();
         HostAssert.Clean(run);
 
-        KitRun reopened = await StartAsync(SmallSize);
-        HostAssert.EveryStreamFound(reopened, [.. checkpointed, .. unCheckpointed], "after a crash and a reopen");
-        await reopened.StopAsync();
-        HostAssert.Clean(reopened);
+        await ReopenAndFindAsync([.. checkpointed, .. unCheckpointed], "after a crash and a reopen");
     }
 
     /// <summary>Rule 5: once the host has stopped, with appends in flight when it was asked to, nothing is added to the closed filter.</summary>
@@ -204,6 +187,28 @@ public abstract class HostContractSpecification : IDisposable
         {
             // A failed test may still hold a file open; a leftover temporary directory is harmless.
         }
+    }
+
+    // Start at sizeBytes, append, then keep one task appending while prepare (which returns how to start the build) and
+    // the race run; every stream acknowledged meanwhile must be found after the build. The run is left started.
+    private async Task<KitRun> BuildWhileAppendingAsync(long sizeBytes, string what, Func<KitRun, Func<Task>> prepare)
+    {
+        KitRun run = await StartAsync(sizeBytes);
+        string prefix = what.Replace(' ', '-');
+        IReadOnlyList<string> before = await run.AppendAsync($"before-{prefix}", Appenders, AppendsPerStep);
+        Task<IReadOnlyList<string>> during = run.AppendAsync($"during-{prefix}", 1, AppendsPerStep);
+        await RaceAnAddWithTheBuildAsync(run, what, prepare(run));
+        HostAssert.EveryStreamFound(run, [.. before, .. await during], $"after the {what} raced by appends");
+        return run;
+    }
+
+    // A restart after the host and its filter stopped, cleanly or not: every stream given must be found, and nothing reported.
+    private async Task ReopenAndFindAsync(IReadOnlyList<string> streams, string when)
+    {
+        KitRun reopened = await StartAsync(SmallSize);
+        HostAssert.EveryStreamFound(reopened, streams, when);
+        await reopened.StopAsync();
+        HostAssert.Clean(reopened);
     }
 
     private Task<KitRun> StartAsync(long sizeBytes) => KitRun.StartAsync(StartHostAsync, HostDirectory, FilterDirectory, sizeBytes, _adds);

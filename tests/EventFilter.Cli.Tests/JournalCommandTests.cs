@@ -65,13 +65,8 @@ public sealed class JournalCommandTests(SampleFilters files) : IClassFixture<Sam
     public void Repair_text_says_the_journal_was_folded_now_not_on_the_next_open()
     {
         // The line once said "folded into the file and removed" and "(pending: folded on the next open)" at once.
-        string path = FilterFiles.Healthy(files.Scratch("repair-journal-text.filter"), names: 1_000, sizeBytes: 1 << 20);
-        string journal = FilterFiles.WithPendingJournal(path, from: 1_000, names: 200);
+        (string line, string journal) = RepairWithPendingJournal("repair-journal-text.filter", damage: null);
 
-        CliRun repair = CliRun.Of("repair", path);
-
-        Assert.Equal(0, repair.ExitCode);
-        string line = Assert.Single(JournalLines(repair));
         Assert.StartsWith("journal          folded into the file and removed: 1 file(s), ", line, StringComparison.Ordinal);
         Assert.DoesNotContain("pending", line, StringComparison.Ordinal);
         Assert.DoesNotContain("next open", line, StringComparison.Ordinal);
@@ -81,16 +76,8 @@ public sealed class JournalCommandTests(SampleFilters files) : IClassFixture<Sam
     [Fact]
     public void Repair_text_says_a_damaged_journal_was_folded_up_to_its_damage()
     {
-        string path = FilterFiles.Healthy(files.Scratch("repair-damaged-journal-text.filter"), names: 1_000, sizeBytes: 1 << 20);
-        string journal = FilterFiles.WithPendingJournal(path, from: 1_000, names: 200);
-        byte[] bytes = File.ReadAllBytes(journal);
-        bytes[64 + (68 * 50) + 20] ^= 0x10; // one bit of the 51st record
-        File.WriteAllBytes(journal, bytes);
+        (string line, string journal) = RepairWithPendingJournal("repair-damaged-journal-text.filter", damage: bytes => bytes[64 + (68 * 50) + 20] ^= 0x10); // one bit of the 51st record
 
-        CliRun repair = CliRun.Of("repair", path);
-
-        Assert.Equal(0, repair.ExitCode);
-        string line = Assert.Single(JournalLines(repair));
         Assert.StartsWith("journal          folded into the file up to its damage and removed: 1 file(s), 50 line records ", line, StringComparison.Ordinal);
         Assert.Contains("fails its checksum", line, StringComparison.Ordinal);
         Assert.DoesNotContain("next open", line, StringComparison.Ordinal);
@@ -103,6 +90,23 @@ public sealed class JournalCommandTests(SampleFilters files) : IClassFixture<Sam
         string path = FilterFiles.CopyTo(files.Light, files.Scratch("repair-no-journal-text.filter"));
 
         Assert.Equal(["journal          none to fold"], JournalLines(CliRun.Of("repair", path)));
+    }
+
+    // A healthy file with 200 names in a pending journal (damaged as asked), repaired: the repair's journal line.
+    private (string Line, string Journal) RepairWithPendingJournal(string name, Action<byte[]>? damage)
+    {
+        string path = FilterFiles.Healthy(files.Scratch(name), names: 1_000, sizeBytes: 1 << 20);
+        string journal = FilterFiles.WithPendingJournal(path, from: 1_000, names: 200);
+        if (damage is not null)
+        {
+            byte[] bytes = File.ReadAllBytes(journal);
+            damage(bytes);
+            File.WriteAllBytes(journal, bytes);
+        }
+
+        CliRun repair = CliRun.Of("repair", path);
+        Assert.Equal(0, repair.ExitCode);
+        return (Assert.Single(JournalLines(repair)), journal);
     }
 
     private static string[] JournalLines(CliRun run) =>
