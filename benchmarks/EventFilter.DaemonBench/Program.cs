@@ -17,6 +17,20 @@ catch (ArgumentException error)
     return 2;
 }
 
+if (settings.TablePath is { } saved)
+{
+    try
+    {
+        Console.Write(string.Join('\n', SavedRun.Read(saved).Modes.Select(MarkdownTable.Format)));
+        return 0;
+    }
+    catch (InvalidOperationException error)
+    {
+        Console.Error.WriteLine(error.Message);
+        return 2;
+    }
+}
+
 string root = ServerLocator.RepositoryRoot();
 ServerSpec ours;
 try
