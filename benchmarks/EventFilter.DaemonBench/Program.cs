@@ -5,7 +5,7 @@ using EventFilter.DaemonBench.Rows;
 using EventFilter.DaemonBench.Servers;
 
 // The bloomd benchmark table re-run: eventfilterd against Debian's redis-server over Unix sockets, every row unpinned
-// and then pinned (client and servers on CPU 0). See docs/benchmarks.md, "eventfilterd against Redis".
+// and then pinned (client and servers on CPU 0). See docs/benchmarks-daemon.md.
 BenchSettings settings;
 try
 {

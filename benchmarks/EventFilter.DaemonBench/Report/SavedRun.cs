@@ -5,7 +5,7 @@ namespace EventFilter.DaemonBench.Report;
 
 /// <summary>
 /// Reads a run back from the JSON <see cref="JsonReport"/> wrote, so that <c>--table FILE</c> prints the same Markdown
-/// tables the run printed: docs/benchmarks.md's table is regenerated from the JSON beside it, not copied by hand.
+/// tables the run printed: docs/benchmarks-daemon.md's table is regenerated from the JSON beside it, not copied by hand.
 /// </summary>
 internal static class SavedRun
 {
