@@ -17,12 +17,11 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
     private readonly FilterObserver _observer;
     private readonly CatchUp _catchUp;
     private readonly HostContract _contract;
-    private readonly TaskCompletionSource _ready = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly FilterFiles _files = new();
+    private readonly BesideBuild _besideBuild;
+
+    // Orders every change of the host contract's positions with the checkpoints and the files they vouch for.
     private readonly Lock _checkpointGate = new();
-    private readonly List<CheckpointedFilter> _retired = [];
-    private volatile CheckpointedFilter? _serving;
-    private volatile CheckpointedFilter? _building;
-    private volatile FilterState _state = FilterState.Initializing;
 
     /// <summary>Creates the filter; nothing touches the disk until <see cref="Open"/>.</summary>
     public StreamExistenceFilter(StreamExistenceFilterOptions options, IStreamNameLog log, FilterObserver? observer = null)
@@ -35,6 +34,7 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
         _observer = observer ?? new FilterObserver();
         _catchUp = new CatchUp(log, _observer, options.CatchUpCheckpointRecords, options.CatchUpProgress);
         _contract = new HostContract(options.FilterPath, _observer);
+        _besideBuild = new BesideBuild(options, log, _observer, _catchUp, _files, SwapIn);
     }
 
     /// <inheritdoc/>
@@ -47,24 +47,27 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
     public Task WhenReady => _ready.Task;
 
     /// <inheritdoc/>
-    public long? CheckpointPosition => _serving?.DurablePosition;
+    public long? CheckpointPosition => _files.Serving?.DurablePosition;
 
     /// <summary>What verification found when the serving file was opened; null when disabled or not opened.</summary>
-    internal VerificationResult? Verification => _serving?.File.Verification;
+    internal VerificationResult? Verification => _files.Serving?.File.Verification;
 
     /// <summary>The size of the file answering lookups now (during a resize, the old size); 0 when disabled.</summary>
-    public long ServingSizeBytes => _serving?.File.Header.SizeBytes ?? 0;
+    public long ServingSizeBytes => _files.Serving?.File.Header.SizeBytes ?? 0;
 
     /// <summary>True while a file of a new size is being built in the background (not for an <see cref="OnlineRebuild"/>).</summary>
-    public bool IsResizing => _building is not null && OnlineRebuild is null;
+    public bool IsResizing => _besideBuild.IsResizing;
+
+    /// <summary>Why the online rebuild under way was started; null when none is (a resize is <see cref="IsResizing"/>).</summary>
+    public RebuildReason? OnlineRebuild => _besideBuild.OnlineRebuild;
 
     /// <inheritdoc/>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool MightExist(ReadOnlySpan<char> streamName) => _state != FilterState.Ready || _serving!.File.MightExist(streamName);
+    public bool MightExist(ReadOnlySpan<char> streamName) => _state != FilterState.Ready || _files.Serving!.File.MightExist(streamName);
 
     /// <inheritdoc/>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool MightExist(ReadOnlySpan<byte> utf8StreamName) => _state != FilterState.Ready || _serving!.File.MightExist(utf8StreamName);
+    public bool MightExist(ReadOnlySpan<byte> utf8StreamName) => _state != FilterState.Ready || _files.Serving!.File.MightExist(utf8StreamName);
 
     /// <inheritdoc/>
     public void Add(ReadOnlySpan<char> streamName, long recordEnd)
@@ -75,7 +78,7 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
             LateAdd(recordEnd);
         }
 
-        CheckpointedFilter? serving = _serving;
+        CheckpointedFilter? serving = _files.Serving;
         if (serving is null)
         {
             AddWithoutFile(recordEnd);
@@ -85,11 +88,11 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
         // The serving file keeps the record's end first, and only then is a file being built looked for: a resize
         // that published its file after this read reads that end next (docs/design.md, "Resize", step 2).
         serving.File.Add(streamName, recordEnd);
-        if (_building is { } building)
+        if (_files.Building is { } building)
         {
             building.File.Add(streamName, recordEnd);
         }
-        else if (_serving is { } swapped && swapped != serving)
+        else if (_files.Serving is { } swapped && swapped != serving)
         {
             // A swap came between the two reads: it publishes the new serving file before it clears the target.
             swapped.File.Add(streamName, recordEnd);
@@ -105,7 +108,7 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
             LateAdd(recordEnd);
         }
 
-        CheckpointedFilter? serving = _serving;
+        CheckpointedFilter? serving = _files.Serving;
         if (serving is null)
         {
             AddWithoutFile(recordEnd);
@@ -113,11 +116,11 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
         }
 
         serving.File.Add(utf8StreamName, recordEnd);
-        if (_building is { } building)
+        if (_files.Building is { } building)
         {
             building.File.Add(utf8StreamName, recordEnd);
         }
-        else if (_serving is { } swapped && swapped != serving)
+        else if (_files.Serving is { } swapped && swapped != serving)
         {
             swapped.File.Add(utf8StreamName, recordEnd);
         }
@@ -129,7 +132,7 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
         ArgumentOutOfRangeException.ThrowIfNegative(position);
         lock (_checkpointGate)
         {
-            CheckpointedFilter? serving = _serving;
+            CheckpointedFilter? serving = _files.Serving;
             if (serving is null)
             {
                 return;
@@ -162,11 +165,15 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
     {
         _contract.Truncated(position);
         _catchUp.NoteTruncation(position);
-        foreach (CheckpointedFilter? file in (ReadOnlySpan<CheckpointedFilter?>)[_serving, _building, _parked])
+        _files.TruncateTo(position);
+    }
+
+    private void SwapIn(CheckpointedFilter building, long builtTo)
+    {
+        lock (_checkpointGate)
         {
-            // What was added past the cut will never be durable: a later resize must not wait for it.
-            file?.File.CapRecordEnds(position);
-            file?.RewindTo(position);
+            _files.SwapIn(_options.FilterPath, building);
+            _contract.Read(builtTo); // below it, the new file holds every record: the build read them
         }
     }
 
@@ -200,5 +207,5 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
     }
 
     /// <summary>Counts bits of the serving file; null when disabled. Reads every line: for telemetry, not the hot path.</summary>
-    public FilterStatistics? ComputeStatistics() => _serving?.File.ComputeStatistics();
+    public FilterStatistics? ComputeStatistics() => _files.Serving?.File.ComputeStatistics();
 }
