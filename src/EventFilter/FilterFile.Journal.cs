@@ -146,7 +146,12 @@ public sealed partial class FilterFile
             // An add that found its line's mark already set (and so did not set it again) may still be inside its
             // stripe, its bits not yet visible here: the journal path's copy waits for that stripe, this one for all.
             _lines.WaitForAddsInProgress();
-            written += _blocks.WriteAndSync(direct);
+
+            // Up to the whole file copied and written: at the lowest priority, as a fold, so that on few cores it
+            // takes the time the adds leave rather than whole time slices from them. The caller waits for it.
+            long blockBytes = 0;
+            BackgroundThread.Start(() => blockBytes = _blocks.WriteAndSync(direct), "EventFilter flush").GetAwaiter().GetResult();
+            written += blockBytes;
         }
         else if (lines > 0)
         {

@@ -60,11 +60,11 @@ public sealed class FlushDuringAddsTests : IDisposable
     [Fact]
     public async Task Background_work_runs_at_the_lowest_priority()
     {
-        int nice = int.MinValue;
-        Task work = BackgroundThread.Start(() => nice = NiceOfThisThread(), "test");
-        Assert.Equal(0, NiceOfThisThread()); // the caller's thread keeps its own
+        int policy = int.MinValue;
+        Task work = BackgroundThread.Start(() => policy = PolicyOfThisThread(), "test");
+        Assert.Equal(0, PolicyOfThisThread()); // the caller's thread keeps its own (SCHED_OTHER)
         await work;
-        Assert.Equal(19, nice);
+        Assert.Equal(5, policy); // SCHED_IDLE
     }
 
     [Fact]
@@ -73,12 +73,13 @@ public sealed class FlushDuringAddsTests : IDisposable
         await Assert.ThrowsAsync<IOException>(() => BackgroundThread.Start(() => throw new IOException("disk full"), "test"));
     }
 
-    // Field 19 of /proc/thread-self/stat, counted after the command's closing parenthesis (the command may hold spaces).
-    private static int NiceOfThisThread()
+    // Field 41 (policy) of /proc/thread-self/stat, counted after the command's closing parenthesis (the command may
+    // hold spaces), which ends field 2.
+    private static int PolicyOfThisThread()
     {
         string stat = File.ReadAllText("/proc/thread-self/stat");
         string[] fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
-        return int.Parse(fields[19 - 3], System.Globalization.CultureInfo.InvariantCulture);
+        return int.Parse(fields[41 - 3], System.Globalization.CultureInfo.InvariantCulture);
     }
 
     private static string Name(int i) => $"flushed-while-adding-{i:D9}";
