@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using EventFilter.Blocked;
 using EventFilter.Journal;
-using EventFilter.Storage;
 
 namespace EventFilter;
 
@@ -147,11 +146,7 @@ public sealed partial class FilterFile
             // stripe, its bits not yet visible here: the journal path's copy waits for that stripe, this one for all.
             _lines.WaitForAddsInProgress();
 
-            // Up to the whole file copied and written: at the lowest priority, as a fold, so that on few cores it
-            // takes the time the adds leave rather than whole time slices from them. The caller waits for it.
-            long blockBytes = 0;
-            BackgroundThread.Start(() => blockBytes = _blocks.WriteAndSync(direct), "EventFilter flush").GetAwaiter().GetResult();
-            written += blockBytes;
+            written += _blocks.WriteAndSync(direct);
         }
         else if (lines > 0)
         {
@@ -274,7 +269,7 @@ public sealed partial class FilterFile
         _unfolded = new AtomicBitmap(blocks.Capacity);
         long? position = _committedPosition;
         _journalBytesSinceFold = 0;
-        _fold = BackgroundThread.Start(() => FoldInBackground(blocks, upTo, position), "EventFilter fold");
+        _fold = Task.Run(() => FoldInBackground(blocks, upTo, position));
     }
 
     private void FoldInBackground(AtomicBitmap blocks, ulong upTo, long? position)

@@ -57,30 +57,5 @@ public sealed class FlushDuringAddsTests : IDisposable
         }
     }
 
-    [Fact]
-    public async Task Background_work_runs_at_the_lowest_priority()
-    {
-        int policy = int.MinValue;
-        Task work = BackgroundThread.Start(() => policy = PolicyOfThisThread(), "test");
-        Assert.Equal(0, PolicyOfThisThread()); // the caller's thread keeps its own (SCHED_OTHER)
-        await work;
-        Assert.Equal(5, policy); // SCHED_IDLE
-    }
-
-    [Fact]
-    public async Task Background_work_that_throws_faults_its_task()
-    {
-        await Assert.ThrowsAsync<IOException>(() => BackgroundThread.Start(() => throw new IOException("disk full"), "test"));
-    }
-
-    // Field 41 (policy) of /proc/thread-self/stat, counted after the command's closing parenthesis (the command may
-    // hold spaces), which ends field 2.
-    private static int PolicyOfThisThread()
-    {
-        string stat = File.ReadAllText("/proc/thread-self/stat");
-        string[] fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
-        return int.Parse(fields[41 - 3], System.Globalization.CultureInfo.InvariantCulture);
-    }
-
     private static string Name(int i) => $"flushed-while-adding-{i:D9}";
 }
