@@ -65,6 +65,7 @@ public sealed partial class FilterFile
             {
                 var collector = new BlockMarker(_unfolded!);
                 _changedLines!.Take(ref collector);
+                _lines.WaitForAddsInProgress(); // as in FlushLocked's direct path
                 written = _blocks!.WriteAndSync(_unfolded!);
                 FinishFold(JournalFiles.NextGeneration(_path) - 1, _committedPosition);
             }
@@ -140,6 +141,11 @@ public sealed partial class FilterFile
             var direct = new AtomicBitmap(_blocks!.BlockCount);
             var marker = new BlockMarker(direct);
             _changedLines.Take(ref marker);
+
+            // An add that found its line's mark already set (and so did not set it again) may still be inside its
+            // stripe, its bits not yet visible here: the journal path's copy waits for that stripe, this one for all.
+            _lines.WaitForAddsInProgress();
+
             written += _blocks.WriteAndSync(direct);
         }
         else if (lines > 0)
@@ -335,8 +341,8 @@ public sealed partial class FilterFile
         {
             JournalWriter journal = filter.OpenJournal();
             Span<byte> record = filter._records.AsSpan(_buffered * JournalRecord.Length, JournalRecord.Length);
-            Span<byte> copy = stackalloc byte[FilterGeometry.LineSize];
-            filter._lines.CopyLine((uint)line, copy);
+            Span<byte> copy = stackalloc byte[FilterGeometry.BitBytesPerLine];
+            filter._lines.CopyBitsAfterAdds((uint)line, copy);
             JournalRecord.WriteLine(record, journal.Salt, (uint)line, copy);
             filter._unfolded!.Add(BlockWriter.BlockOf(line));
             Records++;

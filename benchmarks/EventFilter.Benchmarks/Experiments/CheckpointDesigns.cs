@@ -29,8 +29,16 @@ public sealed class OursDesign : ICheckpointDesign
     public OursDesign(long sizeBytes)
     {
         _file = LoadedFilters.OpenCopy(sizeBytes, "checkpoint-ours.filter");
-        _file.Folded = fold => Interlocked.Add(ref _foldBytes, fold.BytesFlushed);
+        _file.Folded = fold =>
+        {
+            Interlocked.Add(ref _foldBytes, fold.BytesFlushed);
+            long end = System.Diagnostics.Stopwatch.GetTimestamp();
+            Folds?.Add(end - (long)(fold.Duration.TotalSeconds * System.Diagnostics.Stopwatch.Frequency), end);
+        };
     }
+
+    /// <summary>Where each fold's start and end go, for the stall probe (<see cref="PacedRun"/>).</summary>
+    internal Intervals? Folds { get; set; }
 
     public string Name => "ours";
 

@@ -71,12 +71,26 @@ public static class CheckpointExperiment
     private static JsonObject Measure(ICheckpointDesign design, FreshNames names, DeviceCounters devices)
     {
         var result = new JsonObject();
+        var folds = new Intervals("fold", 10_000);
+        if (design is OursDesign ours)
+        {
+            ours.Folds = folds;
+        }
+
         Console.WriteLine($"// {design.Name}: paced adds, no checkpoint");
-        Latencies quiet = PacedAdds(design, names, seconds: 5, checkpointing: false);
+        (Latencies quiet, JsonObject quietStalls) = PacedRun.Adds(design, names.Next(AddsPerSecond * 5), AddsPerSecond, 5, checkpointing: false, folds);
         design.WaitIdle();
         Console.WriteLine($"// {design.Name}: paced adds, checkpoints back to back");
-        Latencies busy = PacedAdds(design, names, seconds: 10, checkpointing: true);
+        (Latencies busy, JsonObject busyStalls) = PacedRun.Adds(design, names.Next(AddsPerSecond * 10), AddsPerSecond, 10, checkpointing: true, folds);
         design.WaitIdle();
+        Console.WriteLine($"// {design.Name}: the control, the same paced loop reading the clock without adding, checkpoints back to back");
+        (Latencies control, JsonObject controlStalls) = PacedRun.Adds(design, new byte[AddsPerSecond * 5][], AddsPerSecond, 5, checkpointing: true, folds, clockOnly: true);
+        design.WaitIdle();
+        result["stalls_no_checkpoint"] = quietStalls;
+        result["stalls_checkpointing"] = busyStalls;
+        result["stalls_clock_only_checkpointing"] = controlStalls;
+        result["clock_only_p999_us"] = control.Quantile(0.999);
+        result["clock_only_max_us"] = control.Quantile(1);
         result["p50_us"] = busy.Quantile(0.50);
         result["p99_us"] = busy.Quantile(0.99);
         result["p999_us"] = busy.Quantile(0.999);
@@ -85,6 +99,7 @@ public static class CheckpointExperiment
         result["mean_no_checkpoint_us"] = quiet.Mean;
         result["p999_no_checkpoint_us"] = quiet.Quantile(0.999);
         result["max_no_checkpoint_us"] = quiet.Quantile(1);
+        result["p9999_us"] = busy.Quantile(0.9999);
         result["paced_seconds"] = busy.Seconds;
         result["paced_elapsed_seconds"] = busy.ElapsedSeconds;
         result["checkpoints_during_latency_run"] = busy.Checkpoints;
@@ -129,52 +144,6 @@ public static class CheckpointExperiment
         return result;
     }
 
-    private static Latencies PacedAdds(ICheckpointDesign design, FreshNames names, int seconds, bool checkpointing)
-    {
-        int count = AddsPerSecond * seconds;
-        byte[][] batch = names.Next(count);
-        long[] ticks = new long[count];
-        long interval = Stopwatch.Frequency / AddsPerSecond;
-        int checkpoints = 0;
-        using var stop = new CancellationTokenSource();
-        var checkpointer = new Thread(() =>
-        {
-            long position = 0;
-            while (!stop.IsCancellationRequested)
-            {
-                design.Checkpoint(++position);
-                checkpoints++;
-            }
-        });
-        if (checkpointing)
-        {
-            checkpointer.Start();
-        }
-
-        long start = Stopwatch.GetTimestamp();
-        for (int i = 0; i < count; i++)
-        {
-            long due = start + (i * interval);
-            while (Stopwatch.GetTimestamp() < due)
-            {
-                // A real appender waits for the next record; spinning keeps the pace without a timer's jitter.
-            }
-
-            long began = Stopwatch.GetTimestamp();
-            design.Add(batch[i]);
-            ticks[i] = Stopwatch.GetTimestamp() - began;
-        }
-
-        double elapsed = Stopwatch.GetElapsedTime(start).TotalSeconds;
-        stop.Cancel();
-        if (checkpointing)
-        {
-            checkpointer.Join();
-        }
-
-        return new Latencies(ticks, seconds, elapsed, checkpoints);
-    }
-
     private static Latencies FirstAddAfterCheckpoint(ICheckpointDesign design, FreshNames names)
     {
         long[] ticks = new long[FirstAddSamples];
@@ -215,7 +184,7 @@ public static class CheckpointExperiment
 
     private static void PrintTable(JsonObject results)
     {
-        string[] keys = ["p50_us", "p99_us", "p999_us", "max_us", "mean_us", "mean_no_checkpoint_us", "first_add_after_checkpoint_us", "paced_elapsed_seconds", "checkpoints_during_latency_run",
+        string[] keys = ["p50_us", "p99_us", "p999_us", "p9999_us", "max_us", "max_no_checkpoint_us", "clock_only_max_us", "mean_us", "mean_no_checkpoint_us", "first_add_after_checkpoint_us", "paced_elapsed_seconds", "checkpoints_during_latency_run",
             "device_bytes_checkpoint_10k", "process_write_bytes_checkpoint_10k", "reported_bytes_checkpoint_10k", "device_bytes_per_10k_amortized", "process_write_bytes_per_10k_amortized", "reported_bytes_per_10k_amortized"];
         var rows = keys.Select(k => new[] { k, Format(results["ours"]![k]), Format(results["classic"]![k]) }).ToList();
         Console.WriteLine($"Checkpoint experiment, {SizeBytes >> 20} MiB at design load, device {results["device"]}, load average {results["load_average"]!.ToJsonString()}");
@@ -232,22 +201,6 @@ public static class CheckpointExperiment
 
         double value = double.Parse(node.ToJsonString(), CultureInfo.InvariantCulture);
         return value == Math.Floor(value) ? value.ToString("N0", CultureInfo.InvariantCulture) : value.ToString("F2", CultureInfo.InvariantCulture);
-    }
-
-    /// <summary>Per-add latencies in Stopwatch ticks, reported in microseconds.</summary>
-    private sealed class Latencies(long[] ticks, int seconds, double elapsedSeconds, int checkpoints)
-    {
-        private readonly long[] _sorted = ticks.Order().ToArray();
-
-        public double Mean { get; } = Math.Round(ticks.Average() * 1e6 / Stopwatch.Frequency, 3);
-
-        public int Seconds => seconds;
-
-        public double ElapsedSeconds => Math.Round(elapsedSeconds, 2);
-
-        public int Checkpoints => checkpoints;
-
-        public double Quantile(double q) => Math.Round(_sorted[(int)Math.Round(q * (_sorted.Length - 1))] * 1e6 / Stopwatch.Frequency, 3);
     }
 
     /// <summary>New names on demand: a 60-byte pool of 1M names, moved to a new generation whenever it runs out.</summary>

@@ -11,13 +11,14 @@ namespace EventFilter.Benchmarks.Experiments;
 /// <summary>
 /// <c>targets [--json FILE]</c>: every row of the hot-path goal table in one process, each next to a pointer-chase
 /// baseline over a buffer of the same size taken in the same run, in about a minute. A quick check between the
-/// BenchmarkDotNet runs that docs/benchmarks.md reports; each figure is the median of 5 timed rounds.
+/// BenchmarkDotNet runs that docs/benchmarks.md reports; each figure is the median of 11 timed rounds (31 for the
+/// in-cache adds, whose rounds are short), and the JSON keeps each case's fastest round and spread beside it.
 /// "In cache" is a 1 MiB filter with 4,096 names reused; "256 MiB" is a filter at design load (1 byte per name).
 /// </summary>
-public static class TargetsExperiment
+public static partial class TargetsExperiment
 {
     private const long InCache = 1L << 20, OutOfCache = 256L << 20;
-    private const int Rounds = 5;
+    private const int Rounds = 11, InCacheAddRounds = 31;
     private const int CacheNames = 4_096, CacheRepeats = 64;
     private const int CatchUpNames = 4 << 20;
     private static readonly TimeSpan WarmUp = TimeSpan.FromSeconds(1);
@@ -46,7 +47,7 @@ public static class TargetsExperiment
         {
             byte[][] utf8 = hits.Utf8[..CacheNames];
             string[] strings = hits.Strings[..CacheNames];
-            cases.Add(Case("might_exist_in_cache_utf8", Median(() => Repeat(CacheRepeats, () => Count(cached, utf8))) / (CacheNames * CacheRepeats), small, 15));
+            cases.Add(Case("might_exist_in_cache_utf8", Median(() => Repeat(CacheRepeats, () => Count(cached, utf8))) / (CacheNames * CacheRepeats), small, 10));
             cases.Add(Case("might_exist_in_cache_string", Median(() => Repeat(CacheRepeats, () => Count(cached, strings))) / (CacheNames * CacheRepeats), small, 18));
         }
 
@@ -56,16 +57,17 @@ public static class TargetsExperiment
         double missUtf8;
         using (FilterFile loaded = LoadedFilters.OpenShared(OutOfCache))
         {
-            missUtf8 = Median(() => Count(loaded, misses.Utf8)) / misses.Count;
-            double missString = Median(() => Count(loaded, misses.Strings)) / misses.Count;
+            Timing miss = Median(() => Count(loaded, misses.Utf8)) / misses.Count;
+            missUtf8 = miss;
+            Timing missString = Median(() => Count(loaded, misses.Strings)) / misses.Count;
             bool[] results = new bool[misses.Count];
-            double batch = Median(() => { loaded.MightExistBatch(misses.Packed, misses.Lengths, results); return 0; }) / misses.Count;
-            cases.Add(Case("might_exist_miss_256mb_one_call", missUtf8, large, 1.1 * large));
+            Timing batch = Median(() => { loaded.MightExistBatch(misses.Packed, misses.Lengths, results); return 0; }) / misses.Count;
+            cases.Add(Case("might_exist_miss_256mb_one_call", miss, large, 1.1 * large));
             cases.Add(Case("might_exist_batch_256mb", batch, large, 20));
             cases.Add(Case("string_forms_out_of_cache", missString, large, 1.15 * missUtf8));
         }
 
-        (double add, double addBatch) = AddsOutOfCache();
+        (Timing add, Timing addBatch) = AddsOutOfCache();
         cases.Insert(4, Case("add_of_a_new_name_256mb", add, large, 1.1 * large));
         cases.Insert(7, Case("add_batch_of_new_names_256mb", addBatch, large, 40));
         (double catchUpReady, double catchUpWhole) = CatchUp();
@@ -104,6 +106,14 @@ public static class TargetsExperiment
         ["met"] = nsPerOp <= goalNs,
     };
 
+    private static JsonObject Case(string name, Timing timing, double baselineNs, double goalNs)
+    {
+        JsonObject json = Case(name, timing.Median, baselineNs, goalNs);
+        json["fastest_round_ns"] = Math.Round(timing.Min, 1);
+        json["round_spread"] = Math.Round((timing.Max - timing.Min) / timing.Median, 3);
+        return json;
+    }
+
     private static string F(JsonNode node) => node.GetValue<double>().ToString("F1", CultureInfo.InvariantCulture);
 
     /// <summary>Nanoseconds per dependent step of the chase, over enough steps to leave the caches' warm-up behind.</summary>
@@ -126,7 +136,7 @@ public static class TargetsExperiment
     /// New names into a fresh 1 MiB filter, by one thread or by two at once, each with its own names: nanoseconds per
     /// add per thread, median over rounds.
     /// </summary>
-    private static double AddInCache(int writers, WriterMode mode = WriterMode.StripeLock)
+    private static Timing AddInCache(int writers, WriterMode mode = WriterMode.StripeLock)
     {
         using var modes = new Peers.LineWriterModes(InCache);
         const int PerWriter = 8_192;
@@ -136,7 +146,7 @@ public static class TargetsExperiment
         var times = new List<double>();
         double[] perThread = new double[writers];
         var warm = Stopwatch.StartNew();
-        for (int round = 0; times.Count < 15; round++)
+        for (int round = 0; times.Count < InCacheAddRounds; round++)
         {
             string path = BenchmarkDirectory.Scratch($"targets-add-{writers}-{round % 2}.filter");
             using (FilterFile filter = FilterFile.Create(path, LoadedFilters.Options(InCache)))
@@ -188,19 +198,18 @@ public static class TargetsExperiment
             BenchmarkDirectory.DeleteQuietly(path);
         }
 
-        times.Sort();
-        return times[times.Count / 2];
+        return Timing.Of(times);
     }
 
     /// <summary>New names into a 256 MiB filter at design load, one call per name and in batches, after a warm-up that wrote every page once.</summary>
-    private static (double Add, double AddBatch) AddsOutOfCache()
+    private static (Timing Add, Timing AddBatch) AddsOutOfCache()
     {
         using FilterFile filter = LoadedFilters.OpenCopy(OutOfCache, "targets-add-256.filter");
         var names = new StreamNames("signup");
         int generation = 0;
         names.SetGeneration(++generation);
         filter.AddBatch(names.Packed, names.Lengths); // every page written once: no copy-on-write fault is timed
-        double add = Median(() =>
+        Timing add = Median(() =>
         {
             names.SetGeneration(++generation);
             foreach (byte[] name in names.Utf8)
@@ -210,7 +219,7 @@ public static class TargetsExperiment
 
             return 0;
         }) / names.Count;
-        double batch = Median(() =>
+        Timing batch = Median(() =>
         {
             names.SetGeneration(++generation);
             filter.AddBatch(names.Packed, names.Lengths);
@@ -256,100 +265,5 @@ public static class TargetsExperiment
         Array.Sort(ready);
         Array.Sort(whole);
         return (ready[Rounds / 2] / CatchUpNames, whole[Rounds / 2] / CatchUpNames);
-    }
-
-    /// <summary>A method of its own, called every round, so the JIT tiers it up like any hot path (a loop inside a thread's body never would).</summary>
-    private static void AddAll(FilterFile filter, Peers.LineWriterModes modes, WriterMode mode, byte[][] names)
-    {
-        switch (mode)
-        {
-            case WriterMode.StripeLock:
-                foreach (byte[] name in names)
-                {
-                    filter.Add(name);
-                }
-
-                break;
-            case WriterMode.InterlockedOrs:
-                foreach (byte[] name in names)
-                {
-                    modes.AddInterlocked(filter.Hash(name), FilterFileOptions.DefaultK);
-                }
-
-                break;
-            default:
-                foreach (byte[] name in names)
-                {
-                    modes.AddSingleWriter(filter.Hash(name), FilterFileOptions.DefaultK);
-                }
-
-                break;
-        }
-    }
-
-    /// <summary>How the add sets its bits: EventFilter's striped lock, or one of the two alternatives it was weighed against.</summary>
-    private enum WriterMode
-    {
-        StripeLock,
-        InterlockedOrs,
-        SingleWriterUnsynchronised,
-    }
-
-    private static int Count(FilterFile filter, byte[][] names)
-    {
-        int maybe = 0;
-        foreach (byte[] name in names)
-        {
-            maybe += filter.MightExist(name) ? 1 : 0;
-        }
-
-        return maybe;
-    }
-
-    private static int Count(FilterFile filter, string[] names)
-    {
-        int maybe = 0;
-        foreach (string name in names)
-        {
-            maybe += filter.MightExist(name) ? 1 : 0;
-        }
-
-        return maybe;
-    }
-
-    private static int Repeat(int times, Func<int> body)
-    {
-        int sink = 0;
-        for (int i = 0; i < times; i++)
-        {
-            sink += body();
-        }
-
-        return sink;
-    }
-
-    /// <summary>
-    /// Runs <paramref name="body"/> untimed for at least <see cref="WarmUp"/> (so the JIT has moved the hot path to
-    /// its optimised tier, as BenchmarkDotNet's warm-up does), then <paramref name="rounds"/> times; the median nanoseconds.
-    /// </summary>
-    private static double Median(Func<int> body, int rounds = Rounds)
-    {
-        var warm = Stopwatch.StartNew();
-        do
-        {
-            GC.KeepAlive(body());
-        }
-        while (warm.Elapsed < WarmUp);
-
-        double[] ns = new double[rounds];
-        for (int r = 0; r < rounds; r++)
-        {
-            long started = Stopwatch.GetTimestamp();
-            GC.KeepAlive(body());
-            ns[r] = Stopwatch.GetElapsedTime(started).TotalNanoseconds;
-        }
-
-        Array.Sort(ns);
-        return ns[rounds / 2];
     }
 }

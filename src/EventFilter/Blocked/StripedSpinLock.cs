@@ -37,6 +37,34 @@ internal sealed class StripedSpinLock
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void Exit(ref int slot) => Volatile.Write(ref slot, 0);
 
+    /// <summary>
+    /// Returns once <paramref name="line"/>'s stripe has been seen free, without taking it: whatever an add released
+    /// before that is visible to the caller, and an add that takes the stripe later reads what the caller wrote before
+    /// (both sides pass a full fence). The flush copies lines this way, so an add never waits for the flush's thread.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void WaitUntilFree(uint line)
+    {
+        ref int slot = ref _slots[(int)(line & (Stripes - 1)) * IntsPerCacheLine];
+        var spinner = default(SpinWait);
+        while (Volatile.Read(ref slot) != 0)
+        {
+            spinner.SpinOnce();
+        }
+    }
+
+    /// <summary>
+    /// Returns once every stripe has been seen free since the call: every add that was inside a stripe when it was
+    /// called has finished and its writes are visible. Takes no stripe.
+    /// </summary>
+    public void WaitUntilAllFree()
+    {
+        for (uint stripe = 0; stripe < Stripes; stripe++)
+        {
+            WaitUntilFree(stripe);
+        }
+    }
+
     /// <summary>Raises the highest record end of the stripe held through <paramref name="slot"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void RaiseRecordEnd(ref int slot, long recordEnd)

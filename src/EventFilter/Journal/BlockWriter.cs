@@ -7,7 +7,8 @@ namespace EventFilter.Journal;
 /// <summary>
 /// Writes chosen 4 KiB blocks of the private mapping into the main file with positioned writes, then fsyncs it.
 /// A block is copied while adds go on, so each copied line's checksum is checked and a line caught half-way through
-/// an add is copied again under its stripe lock: the file never receives a torn line from us.
+/// an add is copied again once no add is inside it (without taking its stripe, so a fold at low priority never makes
+/// an add wait): the file never receives a torn line from us.
 /// Copy and write happen under one gate, so a later copy of a block can never be overtaken on disk by an earlier one.
 /// </summary>
 internal sealed unsafe class BlockWriter
@@ -78,7 +79,7 @@ internal sealed unsafe class BlockWriter
             Span<byte> line = copy.Slice(at, FilterGeometry.LineSize);
             if (LineChecksum.Compute(line) != LineChecksum.ReadStored(line))
             {
-                _lines.CopyLine((uint)((fileOffset / FilterGeometry.LineSize) - 1), line);
+                _lines.CopyConsistentLine((uint)((fileOffset / FilterGeometry.LineSize) - 1), line);
             }
         }
     }
