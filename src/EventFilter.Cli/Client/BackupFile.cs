@@ -47,7 +47,11 @@ internal static class BackupFile
         }
         catch
         {
-            File.Delete(temporary);
+            if (File.Exists(temporary))
+            {
+                File.Delete(temporary);
+            }
+
             throw;
         }
     }
