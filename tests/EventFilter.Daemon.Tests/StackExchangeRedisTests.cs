@@ -40,7 +40,9 @@ public sealed class RedisBloomStackExchangeTests(RedisBloomServer server) : Stac
     [RedisBloomFact]
     public Task Concurrent_calls_pipeline_on_one_connection_with_binary_keys() => ConcurrentCallsPipeline();
 
-    [RedisBloomFact]
+    // RedisBloom 2.4.23, the peer here, answers RESP3 with integers for BF.ADD and BF.EXISTS and a flat array for
+    // BF.INFO (only its null is RESP3's), where eventfilterd answers booleans and a map.
+    [Fact(Skip = "RedisBloom 2.4.23 answers RESP3 with :1/:0 and a flat BF.INFO array, not booleans and a map")]
     public Task StackExchange_Redis_negotiates_resp3_and_reads_its_maps_booleans_and_nulls() => Resp3MapsBooleansAndNulls();
 
     [RedisBloomFact]
