@@ -25,13 +25,13 @@ internal sealed partial class FilterStore
             return "item exists: BF.LOADCHUNK restores a dump into a key that has no filter; DEL it first";
         }
 
+        // Its files first: a failure to make them (a full disk) leaves any restore under way as it was.
+        string directory = Path.Combine(_root, $"{name}.restore-{Interlocked.Increment(ref _restoreCount)}{DataLayout.CreatingSuffix}");
+        var session = new RestoreSession(name, directory, header, NamedFilter.Create(directory, header.Parameters, _observer));
         RestoreSession? replaced;
-        RestoreSession session;
         lock (_restores)
         {
             _restores.Remove(name, out replaced);
-            string directory = Path.Combine(_root, $"{name}.restore-{++_restoreCount}{DataLayout.CreatingSuffix}");
-            session = new RestoreSession(name, directory, header, NamedFilter.Create(directory, header.Parameters, _observer));
             _restores[name] = session;
         }
 
