@@ -20,7 +20,7 @@ public static class DataLayout
     /// <summary>One directory per filter in here, named by <see cref="KeyNames"/>.</summary>
     public const string FiltersDirectory = "filters";
 
-    /// <summary>A filter being created: renamed into place once its log header is durable; removed at start if left over.</summary>
+    /// <summary>A filter being restored (BF.LOADCHUNK): renamed into place by its last chunk; removed at start if left over.</summary>
     public const string CreatingSuffix = ".tmp";
 
     /// <summary>A filter being deleted: its files go after this rename; removed at start if left over.</summary>
@@ -32,7 +32,7 @@ public static class DataLayout
     /// <summary>In a filter's directory: the filter file of layer <paramref name="layer"/>.</summary>
     public static string LayerFile(int layer) => $"layer-{layer:D3}.filter";
 
-    /// <summary>True for the leftovers of an interrupted create or delete, which the next start removes.</summary>
+    /// <summary>True for the leftovers of an interrupted restore (.tmp) or delete (.deleted), which the next start removes.</summary>
     public static bool IsLeftover(string directoryName) =>
         directoryName.EndsWith(CreatingSuffix, StringComparison.Ordinal) || directoryName.EndsWith(DeletingSuffix, StringComparison.Ordinal);
 }

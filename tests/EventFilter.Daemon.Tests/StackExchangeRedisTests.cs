@@ -6,10 +6,58 @@ namespace EventFilter.Daemon.Tests;
 /// A real Redis client, StackExchange.Redis, over the Unix socket: it connects (its handshake's CLIENT, CONFIG and
 /// CLUSTER probes get errors it tolerates) and drives every command. The raw client covers the protocol's edges.
 /// </summary>
-public sealed class StackExchangeRedisTests(DaemonFixture fixture) : IClassFixture<DaemonFixture>
+public sealed class StackExchangeRedisTests(DaemonFixture fixture) : StackExchangeRedisSuite, IClassFixture<DaemonFixture>
 {
+    protected override string SocketPath => fixture.Daemon.SocketPath;
+
     [Fact]
-    public async Task Every_command_works_through_StackExchange_Redis()
+    public Task Every_command_works_through_StackExchange_Redis() => EveryCommandWorks();
+
+    [Fact]
+    public Task Concurrent_calls_pipeline_on_one_connection_with_binary_keys() => ConcurrentCallsPipeline();
+
+    [Fact]
+    public Task StackExchange_Redis_negotiates_resp3_and_reads_its_maps_booleans_and_nulls() => Resp3MapsBooleansAndNulls();
+
+    [Fact]
+    public Task StackExchange_Redis_pages_through_the_names_with_scan() => PagesWithScan();
+
+    [Fact]
+    public Task RedisBlooms_dump_and_restore_loop_copies_a_filter() => DumpAndRestoreLoop();
+}
+
+/// <summary>
+/// The same suite against Redis with the RedisBloom module, when it is built (<see cref="RedisBloomServer"/>): what
+/// the suite expects of eventfilterd is what RedisBloom answers the same client.
+/// </summary>
+public sealed class RedisBloomStackExchangeTests(RedisBloomServer server) : StackExchangeRedisSuite, IClassFixture<RedisBloomServer>
+{
+    protected override string SocketPath => server.SocketPath;
+
+    [RedisBloomFact]
+    public Task Every_command_works_through_StackExchange_Redis() => EveryCommandWorks();
+
+    [RedisBloomFact]
+    public Task Concurrent_calls_pipeline_on_one_connection_with_binary_keys() => ConcurrentCallsPipeline();
+
+    // RedisBloom 2.4.23, the peer here, answers RESP3 with integers for BF.ADD and BF.EXISTS and a flat array for
+    // BF.INFO (only its null is RESP3's), where eventfilterd answers booleans and a map.
+    [Fact(Skip = "RedisBloom 2.4.23 answers RESP3 with :1/:0 and a flat BF.INFO array, not booleans and a map")]
+    public Task StackExchange_Redis_negotiates_resp3_and_reads_its_maps_booleans_and_nulls() => Resp3MapsBooleansAndNulls();
+
+    [RedisBloomFact]
+    public Task StackExchange_Redis_pages_through_the_names_with_scan() => PagesWithScan();
+
+    [RedisBloomFact]
+    public Task RedisBlooms_dump_and_restore_loop_copies_a_filter() => DumpAndRestoreLoop();
+}
+
+/// <summary>The StackExchange.Redis suite, run against eventfilterd and against RedisBloom by the classes above.</summary>
+public abstract class StackExchangeRedisSuite
+{
+    protected abstract string SocketPath { get; }
+
+    protected async Task EveryCommandWorks()
     {
         await using ConnectionMultiplexer redis = await ConnectAsync();
         IDatabase db = redis.GetDatabase();
@@ -34,8 +82,7 @@ public sealed class StackExchangeRedisTests(DaemonFixture fixture) : IClassFixtu
         Assert.Equal("ERR wrong number of arguments for 'bf.add' command", error.Message);
     }
 
-    [Fact]
-    public async Task Concurrent_calls_pipeline_on_one_connection_with_binary_keys()
+    protected async Task ConcurrentCallsPipeline()
     {
         await using ConnectionMultiplexer redis = await ConnectAsync();
         IDatabase db = redis.GetDatabase();
@@ -47,8 +94,7 @@ public sealed class StackExchangeRedisTests(DaemonFixture fixture) : IClassFixtu
         Assert.All(await Task.WhenAll(checks), a => Assert.Equal(1, (int)a));
     }
 
-    [Fact]
-    public async Task StackExchange_Redis_negotiates_resp3_and_reads_its_maps_booleans_and_nulls()
+    protected async Task Resp3MapsBooleansAndNulls()
     {
         await using ConnectionMultiplexer redis = await ConnectAsync(RedisProtocol.Resp3);
         IServer server = redis.GetServer(redis.GetEndPoints().Single());
@@ -70,8 +116,38 @@ public sealed class StackExchangeRedisTests(DaemonFixture fixture) : IClassFixtu
         Assert.Equal(ResultType.Null, fields["Expansion rate"].Resp3Type);
     }
 
-    [Fact]
-    public async Task StackExchange_Redis_pages_through_the_names_with_scan()
+    /// <summary>RedisBloom's documented loop: SCANDUMP from 0 until it answers 0, then LOADCHUNK each pair into a new key.</summary>
+    protected async Task DumpAndRestoreLoop()
+    {
+        await using ConnectionMultiplexer redis = await ConnectAsync();
+        IDatabase db = redis.GetDatabase();
+        Assert.Equal("OK", (string?)await db.ExecuteAsync("BF.RESERVE", "dumped", "0.01", "100"));
+        string[] items = [.. Enumerable.Range(0, 500).Select(i => $"item-{i}")];
+        await db.ExecuteAsync("BF.MADD", ["dumped", .. items]);
+
+        var chunks = new List<(long Iterator, byte[] Data)>();
+        for (long iterator = 0; ;)
+        {
+            var reply = (RedisResult[])(await db.ExecuteAsync("BF.SCANDUMP", "dumped", iterator))!;
+            iterator = (long)reply[0];
+            if (iterator == 0)
+            {
+                break;
+            }
+
+            chunks.Add((iterator, (byte[])reply[1]!));
+        }
+
+        foreach ((long iterator, byte[] data) in chunks)
+        {
+            Assert.Equal("OK", (string?)await db.ExecuteAsync("BF.LOADCHUNK", "restored", iterator, data));
+        }
+
+        Assert.All((int[])(await db.ExecuteAsync("BF.MEXISTS", ["restored", .. items]))!, answer => Assert.Equal(1, answer));
+        await Assert.ThrowsAsync<RedisServerException>(() => db.ExecuteAsync("BF.SCANDUMP", "never-made", 0));
+    }
+
+    protected async Task PagesWithScan()
     {
         await using ConnectionMultiplexer redis = await ConnectAsync();
         IDatabase db = redis.GetDatabase();
@@ -94,7 +170,7 @@ public sealed class StackExchangeRedisTests(DaemonFixture fixture) : IClassFixtu
     private async Task<ConnectionMultiplexer> ConnectAsync(RedisProtocol protocol = RedisProtocol.Resp2)
     {
         var options = new ConfigurationOptions { AbortOnConnectFail = true, ConnectTimeout = 10_000, AllowAdmin = true, Protocol = protocol };
-        options.EndPoints.Add(new System.Net.Sockets.UnixDomainSocketEndPoint(fixture.Daemon.SocketPath));
+        options.EndPoints.Add(new System.Net.Sockets.UnixDomainSocketEndPoint(SocketPath));
         return await ConnectionMultiplexer.ConnectAsync(options);
     }
 }

@@ -60,7 +60,11 @@ internal sealed class DaemonConnection : IAsyncDisposable
     }
 
     /// <summary>Sends one command and returns its reply, error replies included (the caller decides what they mean).</summary>
-    public async Task<RespReply> CallAsync(IReadOnlyList<string> arguments)
+    public Task<RespReply> CallAsync(IReadOnlyList<string> arguments) =>
+        CallAsync([.. arguments.Select(argument => (ReadOnlyMemory<byte>)Encoding.UTF8.GetBytes(argument))]);
+
+    /// <summary>Sends one command of binary arguments (a dump chunk) and returns its reply, error replies included.</summary>
+    public async Task<RespReply> CallAsync(IReadOnlyList<ReadOnlyMemory<byte>> arguments)
     {
         try
         {
@@ -91,15 +95,24 @@ internal sealed class DaemonConnection : IAsyncDisposable
         _deadline.Dispose();
     }
 
-    private static byte[] Encode(IReadOnlyList<string> arguments)
+    /// <summary>
+    /// Gives the next call a whole --timeout again: a backup or restore is many calls, and the timeout bounds each one
+    /// (a wedged daemon still stops the tool), not the whole transfer.
+    /// </summary>
+    public void RestartTimeout() => _deadline.CancelAfter(Timeout);
+
+    private static byte[] Encode(IReadOnlyList<ReadOnlyMemory<byte>> arguments)
     {
-        var frame = new StringBuilder().Append('*').Append(arguments.Count).Append("\r\n");
-        foreach (string argument in arguments)
+        using var frame = new MemoryStream();
+        frame.Write(Encoding.ASCII.GetBytes(string.Create(CultureInfo.InvariantCulture, $"*{arguments.Count}\r\n")));
+        foreach (ReadOnlyMemory<byte> argument in arguments)
         {
-            frame.Append('$').Append(Encoding.UTF8.GetByteCount(argument)).Append("\r\n").Append(argument).Append("\r\n");
+            frame.Write(Encoding.ASCII.GetBytes(string.Create(CultureInfo.InvariantCulture, $"${argument.Length}\r\n")));
+            frame.Write(argument.Span);
+            frame.Write("\r\n"u8);
         }
 
-        return Encoding.UTF8.GetBytes(frame.ToString());
+        return frame.ToArray();
     }
 
     private static DaemonUnreachableException Unreachable(string socketPath, TimeSpan timeout, Exception failure, CancellationToken caller)

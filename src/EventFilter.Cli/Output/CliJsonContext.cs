@@ -23,5 +23,7 @@ namespace EventFilter.Cli.Output;
 [JsonSerializable(typeof(FilterListReport))]
 [JsonSerializable(typeof(StatsReport))]
 [JsonSerializable(typeof(DropReport))]
+[JsonSerializable(typeof(BackupReport))]
+[JsonSerializable(typeof(RestoreReport))]
 [JsonSerializable(typeof(DataDirectoryReport))]
 internal sealed partial class CliJsonContext : JsonSerializerContext;

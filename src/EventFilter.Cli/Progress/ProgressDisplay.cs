@@ -17,22 +17,24 @@ internal sealed class ProgressDisplay : IProgress<long>, IDisposable
     private readonly string _activity;
     private readonly long _total;
     private readonly long _started;
+    private readonly string _unit;
     private readonly Lock _gate = new();
     private long _done;
     private long _lastShown;
     private bool _shown;
     private int _barWidth;
 
-    private ProgressDisplay(CliConsole console, string activity, long total)
+    private ProgressDisplay(CliConsole console, string activity, long total, string unit)
     {
+        _unit = unit;
         _console = console;
         _activity = activity;
         _total = total;
         _started = console.Time.GetTimestamp();
     }
 
-    /// <summary>Starts timing <paramref name="activity"/> over <paramref name="totalLines"/> lines.</summary>
-    public static ProgressDisplay Start(CliConsole console, string activity, long totalLines) => new(console, activity, totalLines);
+    /// <summary>Starts timing <paramref name="activity"/> over <paramref name="total"/> of <paramref name="unit"/> (lines, items).</summary>
+    public static ProgressDisplay Start(CliConsole console, string activity, long total, string unit = "lines") => new(console, activity, total, unit);
 
     /// <summary>Scans every line of <paramref name="filter"/> (repairing if asked) with progress shown as <paramref name="activity"/>.</summary>
     public static VerificationResult Verify(CliConsole console, string activity, FilterFile filter, bool repair, double threshold)
@@ -77,7 +79,7 @@ internal sealed class ProgressDisplay : IProgress<long>, IDisposable
 
     private void Show(long now, bool finished)
     {
-        var snapshot = new ProgressSnapshot(_activity, finished ? Math.Max(_done, _total) : _done, _total, _console.Time.GetElapsedTime(_started, now));
+        var snapshot = new ProgressSnapshot(_activity, finished ? Math.Max(_done, _total) : _done, _total, _console.Time.GetElapsedTime(_started, now), _unit);
         if (_console.ErrorIsTerminal)
         {
             // \r returns to the line start; padding to the previous frame's width wipes what it left.

@@ -26,6 +26,8 @@ internal static class CommandTable
         Define("BF.INFO", 2, 3, BloomQueries.Info),
         Define("BF.CARD", 2, 2, BloomQueries.Card),
         Define("BF.INSERT", 4, int.MaxValue, BloomInsert.Run),
+        Define("BF.SCANDUMP", 3, 3, DumpCommands.ScanDump),
+        Define("BF.LOADCHUNK", 4, 4, DumpCommands.LoadChunk),
         Define("DEL", 2, int.MaxValue, KeyCommands.Delete),
         Define("UNLINK", 2, int.MaxValue, KeyCommands.Delete),
         Define("EXISTS", 2, int.MaxValue, KeyCommands.Exists),

@@ -16,7 +16,7 @@ namespace EventFilter.Daemon.Filters;
 /// create that never reached the disk, and replays the control log.
 /// See docs/daemon.md, "Durability".
 /// </summary>
-internal sealed class FilterStore : IDisposable
+internal sealed partial class FilterStore : IDisposable
 {
     // Guards the map only, so lookups (the hot path) never wait for a create's or delete's file I/O.
     private readonly Lock _gate = new();
@@ -263,6 +263,7 @@ internal sealed class FilterStore : IDisposable
             return; // never opened
         }
 
+        AbandonRestores(); // unfinished: nothing of them was acknowledged as a filter
         SyncDirectories();
         foreach (NamedFilter filter in Snapshot())
         {

@@ -49,7 +49,7 @@ internal static class ClientCommandTree
     public static Command Build(CliConsole console)
     {
         var session = new DaemonSession(console);
-        var root = new Command(CommandTree.ToolName, "Talk to a running eventfilterd over its Unix socket: ping it, create, fill, query, list and drop its named filters. Exit 0 done, 2 bad arguments, 3 the daemon could not be reached, 4 it refused.")
+        var root = new Command(CommandTree.ToolName, "Talk to a running eventfilterd over its Unix socket: ping it, create, fill, query, list, drop, back up and restore its named filters. Exit 0 done, 2 bad arguments, 3 the daemon could not be reached, 4 it refused.")
         {
             PingCommand.Create(session),
             CreateCommand.Create(session),
@@ -61,6 +61,8 @@ internal static class ClientCommandTree
             ListCommand.Create(session),
             StatsCommand.Create(session),
             DropCommand.Create(session),
+            BackupCommand.Create(session, console),
+            RestoreCommand.Create(session, console),
         };
         root.Options.Add(session.Socket);
         root.Options.Add(session.Timeout);

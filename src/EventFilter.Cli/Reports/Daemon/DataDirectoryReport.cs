@@ -9,7 +9,7 @@ namespace EventFilter.Cli.Reports.Daemon;
 /// Nothing is written and no lock is taken, so it may run beside a live daemon, whose files then change under it.
 /// </summary>
 /// <param name="DaemonListening">Whether a daemon answers on the directory's default socket: then the figures are a snapshot of live files.</param>
-/// <param name="Leftovers">Directories of an interrupted create or delete, which the next start removes.</param>
+/// <param name="Leftovers">Directories of an interrupted restore or delete, which the next start removes.</param>
 /// <param name="ControlLog">Creates and drops not yet applied to filters/ (a filter created since the last tick has no directory yet).</param>
 internal sealed record DataDirectoryReport(string Path, bool DaemonListening, int FilterCount, IReadOnlyList<NamedFilterReport> Filters, IReadOnlyList<string> Leftovers, ControlLogReport ControlLog)
 {
@@ -47,7 +47,7 @@ internal sealed record DataDirectoryReport(string Path, bool DaemonListening, in
         output.WriteLine($"filters          {TextFormat.Count(FilterCount)}");
         if (Leftovers.Count > 0)
         {
-            output.WriteLine($"leftovers        {string.Join(", ", Leftovers)} (an interrupted create or delete: removed at the next start)");
+            output.WriteLine($"leftovers        {string.Join(", ", Leftovers)} (an interrupted restore or delete: removed at the next start)");
         }
 
         ControlLog.WriteText(output);

@@ -1,0 +1,76 @@
+using System.Globalization;
+using System.Text;
+using EventFilter.Daemon.Commands;
+using EventFilter.Daemon.Filters;
+using EventFilter.Daemon.Protocol;
+using EventFilter.Daemon.Telemetry;
+using EventFilter.Durability;
+using Microsoft.Extensions.Logging.Abstractions;
+
+namespace EventFilter.Daemon.Tests;
+
+/// <summary>
+/// The daemon's command table over a store of its own, without a socket: each call is parsed and run as a connection
+/// runs it, and its reply decoded (the subset the dump commands answer). For tests that send many large commands.
+/// </summary>
+public sealed class InProcessCommands : IDisposable
+{
+    private readonly CommandContext _context;
+
+    internal InProcessCommands(string dataDirectory, LogSync logSync = LogSync.Always)
+    {
+        Store = new FilterStore(dataDirectory, logSync, new FilterObserver(), NullLogger.Instance);
+        Store.Open();
+        var options = new DaemonOptions { DataDirectory = dataDirectory, LogSync = logSync };
+        _context = new CommandContext(Store, options, new DaemonHealth(TimeProvider.System, NullLogger.Instance));
+    }
+
+    internal FilterStore Store { get; }
+
+    /// <summary>Runs one command; answers as <see cref="RespClient.Read"/> decodes (string, RespError, long, byte[], object?[]).</summary>
+    public object? Call(params object[] arguments)
+    {
+        byte[] frame = RespClient.Encode(arguments);
+        Assert.Equal(ParseResult.Command, RespParser.TryParse(frame, frame.Length, new RespLimits(), _context.Arguments, 0, out _, out _));
+        _context.Reply.Clear();
+        CommandTable.Execute(_context);
+        _context.CommitAdded();
+        int position = 0;
+        return Decode(_context.Reply.Written.Span, ref position);
+    }
+
+    public void Dispose() => Store.Dispose();
+
+    private static object? Decode(ReadOnlySpan<byte> reply, ref int position)
+    {
+        byte type = reply[position];
+        int end = reply[position..].IndexOf("\r\n"u8) + position;
+        string line = Encoding.UTF8.GetString(reply[(position + 1)..end]);
+        position = end + 2;
+        switch (type)
+        {
+            case (byte)'+': return line;
+            case (byte)'-': return new RespError(line);
+            case (byte)':': return long.Parse(line, CultureInfo.InvariantCulture);
+            case (byte)'$':
+                int length = int.Parse(line, CultureInfo.InvariantCulture);
+                if (length < 0)
+                {
+                    return null;
+                }
+
+                byte[] bulk = reply.Slice(position, length).ToArray();
+                position += length + 2;
+                return bulk;
+            case (byte)'*':
+                var items = new object?[int.Parse(line, CultureInfo.InvariantCulture)];
+                for (int i = 0; i < items.Length; i++)
+                {
+                    items[i] = Decode(reply, ref position);
+                }
+
+                return items;
+            default: throw new InvalidDataException($"unexpected reply type '{(char)type}'");
+        }
+    }
+}
