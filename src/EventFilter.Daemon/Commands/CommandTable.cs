@@ -18,6 +18,7 @@ internal static class CommandTable
         Define("COMMAND", 1, int.MaxValue, ServerCommands.Command),
         Define("INFO", 1, int.MaxValue, ServerCommands.Info),
         Define("HELLO", 1, int.MaxValue, HelloCommand.Run),
+        Define("AUTH", 2, 3, ServerCommands.Auth),
         Define("BF.RESERVE", 4, 7, BloomCommands.Reserve),
         Define("BF.ADD", 3, 3, BloomCommands.Add),
         Define("BF.MADD", 3, int.MaxValue, BloomCommands.Add),
