@@ -35,6 +35,9 @@ internal static class CommandTable
         Define("FLUSHALL", 1, 2, KeyCommands.FlushAll),
     ];
 
+    /// <summary>Every command's name, for the tests that check each one (the NOAUTH gate).</summary>
+    public static IEnumerable<string> Names => Commands.Select(c => c.Name);
+
     /// <summary>Runs the parsed command, replying exactly once (an error reply included).</summary>
     public static void Execute(CommandContext context)
     {

@@ -32,6 +32,7 @@ internal static class ServiceManager
             provider.GetService<ISystemdNotifier>() ?? new SystemdNotifier(),
             provider.GetRequiredService<ServingProbe>().ServesAsync,
             Watchdog.IntervalFromEnvironment(),
+            provider.GetRequiredService<IHostApplicationLifetime>().ApplicationStarted,
             provider.GetRequiredService<TimeProvider>(),
             provider.GetRequiredService<ILogger>()));
         return services;

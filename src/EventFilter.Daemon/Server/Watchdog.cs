@@ -10,21 +10,25 @@ namespace EventFilter.Daemon.Server;
 /// <see cref="ISystemdNotifier"/>, but only when the daemon really serves: <see cref="ServingProbe"/> has it answer its
 /// own PING on its socket. A daemon whose accept thread died or whose commands hang stops the keep-alives, and the
 /// service manager restarts it (Restart=on-failure). Does nothing without WATCHDOG_USEC or when WATCHDOG_PID names
-/// another process.
+/// another process. Starts once the host has started (<paramref name="started"/>), so the first keep-alive follows READY=1.
 /// </summary>
-internal sealed class Watchdog(ISystemdNotifier notifier, Func<TimeSpan, CancellationToken, Task<bool>> serves, TimeSpan? interval, TimeProvider time, ILogger logger) : BackgroundService
+internal sealed class Watchdog(ISystemdNotifier notifier, Func<TimeSpan, CancellationToken, Task<bool>> serves, TimeSpan? interval, CancellationToken started, TimeProvider time, ILogger logger) : BackgroundService
 {
     private static readonly ServiceState KeepAlive = new("WATCHDOG=1");
 
     /// <summary>Half the watchdog timeout systemd gave this process, as sd_watchdog_enabled(3) advises; null when there is none.</summary>
-    public static TimeSpan? IntervalFromEnvironment()
+    public static TimeSpan? IntervalFromEnvironment() =>
+        Interval(Environment.GetEnvironmentVariable("WATCHDOG_USEC"), Environment.GetEnvironmentVariable("WATCHDOG_PID"), Environment.ProcessId);
+
+    /// <summary><see cref="IntervalFromEnvironment"/> from the variables' values.</summary>
+    public static TimeSpan? Interval(string? watchdogMicroseconds, string? watchdogPid, int processId)
     {
-        if (!long.TryParse(Environment.GetEnvironmentVariable("WATCHDOG_USEC"), out long microseconds) || microseconds <= 0)
+        if (!long.TryParse(watchdogMicroseconds, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out long microseconds) || microseconds <= 0)
         {
             return null;
         }
 
-        if (Environment.GetEnvironmentVariable("WATCHDOG_PID") is { Length: > 0 } pid && pid != Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture))
+        if (watchdogPid is { Length: > 0 } pid && pid != processId.ToString(System.Globalization.CultureInfo.InvariantCulture))
         {
             return null;
         }
@@ -39,10 +43,16 @@ internal sealed class Watchdog(ISystemdNotifier notifier, Func<TimeSpan, Cancell
             return;
         }
 
-        using var timer = new PeriodicTimer(every, time);
         bool withheld = false;
         try
         {
+            var hostStarted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            using (started.Register(() => hostStarted.TrySetResult()))
+            {
+                await hostStarted.Task.WaitAsync(stoppingToken);
+            }
+
+            using var timer = new PeriodicTimer(every, time);
             do
             {
                 // The probe gets the interval to answer in: a later keep-alive would be too late anyway.
