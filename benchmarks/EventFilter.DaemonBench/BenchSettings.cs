@@ -9,11 +9,14 @@ namespace EventFilter.DaemonBench;
 internal sealed record BenchSettings
 {
     public const string Usage =
-        "usage: DaemonBench [--json FILE] [--quick] [--mode both|pinned|unpinned] [--daemon auto|aot|jit|PATH] [--no-redis] [--data DIR] [--only TEXT]";
+        "usage: DaemonBench [--json FILE] [--quick] [--mode both|pinned|unpinned] [--daemon auto|aot|jit|PATH] [--no-redis] [--data DIR] [--only TEXT] | DaemonBench --table FILE";
 
     public bool Quick { get; init; }
 
     public string? JsonPath { get; init; }
+
+    /// <summary>A saved JSON report whose tables to print, instead of running anything.</summary>
+    public string? TablePath { get; init; }
 
     public string Modes { get; init; } = "both";
 
@@ -71,6 +74,7 @@ internal sealed record BenchSettings
                 "--quick" => settings with { Quick = true },
                 "--no-redis" => settings with { SkipRedis = true },
                 "--json" => settings with { JsonPath = Value() },
+                "--table" => settings with { TablePath = Value() },
                 "--data" => settings with { DataRoot = Value() },
                 "--only" => settings with { Only = Value() },
                 "--daemon" => settings with { Daemon = Value() },

@@ -5,7 +5,7 @@ using EventFilter.DaemonBench.Rows;
 using EventFilter.DaemonBench.Servers;
 
 // The bloomd benchmark table re-run: eventfilterd against Debian's redis-server over Unix sockets, every row unpinned
-// and then pinned (client and servers on CPU 0). See docs/benchmarks.md, "eventfilterd against Redis".
+// and then pinned (client and servers on CPU 0). See docs/benchmarks-daemon.md.
 BenchSettings settings;
 try
 {
@@ -15,6 +15,20 @@ catch (ArgumentException error)
 {
     Console.Error.WriteLine(error.Message);
     return 2;
+}
+
+if (settings.TablePath is { } saved)
+{
+    try
+    {
+        Console.Write(string.Join('\n', SavedRun.Read(saved).Modes.Select(MarkdownTable.Format)));
+        return 0;
+    }
+    catch (InvalidOperationException error)
+    {
+        Console.Error.WriteLine(error.Message);
+        return 2;
+    }
 }
 
 string root = ServerLocator.RepositoryRoot();

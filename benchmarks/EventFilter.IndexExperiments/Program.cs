@@ -3,7 +3,7 @@ using EventFilter.IndexExperiments;
 
 // `lookup` (the SSTable tables of the SSTable Bloom filter benchmarks write-up), `write` (the write cost of the LevelDB filter-block experiment) or `all` (the default), each
 // printing markdown tables. Options: --entries N (entries per index file, default 10,000), --lookups N (timed lookups
-// per row, default 100,000), --rounds N (write-cost rounds, default 3), --data DIR. See docs/benchmarks.md.
+// per row, default 100,000), --rounds N (write-cost rounds, default 3), --data DIR. See docs/benchmarks-engine.md.
 string experiment = args.Length > 0 && !args[0].StartsWith("--", StringComparison.Ordinal) ? args[0] : "all";
 if (experiment is not ("lookup" or "write" or "all"))
 {

@@ -2,7 +2,7 @@ using System.Globalization;
 using EventFilter.StreamCreation;
 
 // The stream-creation experiment (the "Bloom Filters in EventStoreDB" post): N events to N new streams per config, a CSV row per window of
-// streams, a summary table, and with --csv an SVG chart beside the CSV. See docs/benchmarks.md.
+// streams, a summary table, and with --csv an SVG chart beside the CSV. See docs/benchmarks-engine.md.
 HarnessSettings settings;
 try
 {

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.ExceptionServices;
 using EventFilter.Hosting.Telemetry;
 using Microsoft.Extensions.Hosting;
@@ -6,16 +7,14 @@ using Microsoft.Extensions.Hosting;
 namespace EventFilter.Hosting;
 
 /// <summary>
-/// Start and stop, in the order of docs/design.md, section "Host contract": open, catch up in the background,
-/// checkpoint on a timer; on stop, cancel and await the background work, take a final checkpoint, dispose.
+/// Start and stop, in the order of docs/design.md, section "Host contract": open, then catch-up and checkpoints in the
+/// background (<see cref="FilterBackgroundWork"/>); on stop, end the background work, take a final checkpoint,
+/// dispose. The state here is the service's life; every field is assigned in this file only.
 /// </summary>
-internal sealed partial class HostedStreamExistenceFilter : IHostedService, IDisposable
+internal sealed partial class HostedStreamExistenceFilter : IHostedService, IFilterRebuildControl, IDisposable
 {
-    private CancellationTokenSource? _stopping;
-    private PeriodicTimer? _timer;
-    private Task _background = Task.CompletedTask;
+    private volatile FilterBackgroundWork? _work;
     private volatile Exception? _openFailure;
-    private ActivityContext _openSpan; // the catch-up span's parent: one start, one trace
     private volatile bool _stopped;
     private bool _abandoned;
     private bool _disposed;
@@ -26,14 +25,29 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IDis
     /// </summary>
     internal Exception? Failure => _openFailure ?? _observer.BackgroundFailure;
 
+    /// <summary>Why the last checkpoint failed; null once one succeeds again.</summary>
+    internal Exception? CheckpointFailure => _work?.CheckpointFailure;
+
     /// <summary>True once stopped: the file is closed and every lookup answers "maybe".</summary>
     internal bool IsStopped => _stopped;
+
+    private string PositionSourceName => _positionSource is null
+        ? $"{nameof(IStreamNameLog)}.{nameof(IStreamNameLog.EndPosition)}"
+        : $"{_positionSource.GetType().Name}.{nameof(ICheckpointPositionSource.SafeCheckpointPosition)}";
+
+    /// <summary>
+    /// Where a checkpoint may claim to cover the log. Without an <see cref="ICheckpointPositionSource"/>, the log's
+    /// durable end: the host must call Add before a record counts in it (docs/configuration.md, "Checkpoint position").
+    /// </summary>
+    private long SafePosition => _positionSource?.SafeCheckpointPosition ?? _log.EndPosition;
 
     /// <summary>Opens and verifies the filter; a failure is logged and stops the host. Catch-up then runs in the background.</summary>
     public async Task StartAsync(CancellationToken cancellationToken)
     {
         string path = _filterOptions.FilterPath;
         Telemetry.Log.Starting(_logger, path, _filterOptions.SizeBytes, _options.CheckpointInterval, PositionSourceName);
+        ActivityContext openSpan;
+
         // Ended before the background work starts, which would otherwise run as its child.
         using (Activity? span = FilterSpans.Start(FilterSpans.Open, path))
         {
@@ -41,7 +55,7 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IDis
             {
                 // Open reads and checks every line of the file: seconds for a large one, so not on the host's thread.
                 await Task.Run(_filter.Open, cancellationToken).ConfigureAwait(false);
-                _openSpan = span?.Context ?? default;
+                openSpan = span?.Context ?? default;
             }
             catch (Exception error) when (error is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
             {
@@ -59,25 +73,18 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IDis
             return;
         }
 
-        _stopping = new CancellationTokenSource();
-
-        // Created before StartAsync returns, so that no tick of the TimeProvider can come before the timer exists.
-        _timer = new PeriodicTimer(_options.CheckpointInterval, _time);
-        Task catchUp = Task.Run(() => RunCatchUpAsync(_stopping.Token), CancellationToken.None);
-        Task checkpoints = RunCheckpointsAsync(_timer, _stopping.Token);
-        _background = Task.WhenAll(catchUp, checkpoints);
+        _work = new FilterBackgroundWork(
+            _filter, path, _options.CheckpointInterval, _time, () => SafePosition, openSpan, _observer, _metrics, _logger);
     }
 
-    /// <summary>Cancels and awaits catch-up and the timer, takes the final checkpoint, closes the file.</summary>
+    /// <summary>Ends catch-up, the timer and any rebuild, takes the final checkpoint, closes the file.</summary>
     public async Task StopAsync(CancellationToken cancellationToken)
     {
-        if (_stopping is not null)
+        if (_work is not null)
         {
-            await _stopping.CancelAsync().ConfigureAwait(false);
             try
             {
-                // After the cancel, so no rebuild can start that this does not await (TryStartRebuild checks it).
-                await Task.WhenAll(_background, RebuildTask).WaitAsync(cancellationToken).ConfigureAwait(false);
+                await _work.StopAsync(cancellationToken).ConfigureAwait(false);
             }
             catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
             {
@@ -91,9 +98,9 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IDis
         try
         {
             // Host contract, step 5: the appenders have stopped (they stop before this service, being registered after it).
-            if (_stopping is not null)
+            if (_work is not null)
             {
-                if (TryCheckpoint(out long position) is { } error)
+                if (_work.TryCheckpoint(out long position) is { } error)
                 {
                     ExceptionDispatchInfo.Throw(error);
                 }
@@ -108,6 +115,24 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IDis
         }
     }
 
+    /// <inheritdoc/>
+    public bool TryStartRebuild([NotNullWhen(false)] out string? refusal)
+    {
+        if (_filter.State == FilterState.Disabled)
+        {
+            refusal = "the filter is disabled (size 0)";
+            return false;
+        }
+
+        if (_work is null || _stopped)
+        {
+            refusal = "the filter is stopping";
+            return false;
+        }
+
+        return _work.TryStartRebuild(out refusal);
+    }
+
     /// <summary>Ends background work if the host never stopped this service, then closes the file.</summary>
     public void Dispose()
     {
@@ -120,14 +145,12 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IDis
         if (!_stopped && !_abandoned)
         {
             // Disposed without a stop (the host failed to start, or was never run): end the background work first.
-            _stopping?.Cancel();
-            Task.WhenAll(_background, RebuildTask).GetAwaiter().GetResult();
+            _work?.Stop();
             _stopped = true;
             _filter.Dispose();
         }
 
-        _timer?.Dispose();
-        _stopping?.Dispose();
+        _work?.Dispose();
         _metrics.Dispose();
     }
 }

@@ -13,7 +13,7 @@ namespace EventFilter.Hosting;
 /// the core <see cref="StreamExistenceFilter"/>, with adds and lookups counted for the metrics on the way through,
 /// and its life (open, catch-up, checkpoints, shutdown) driven by the host.
 /// </summary>
-internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilter
+internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilter, IFilterResizeStatus
 {
     private readonly StreamExistenceFilterHostingOptions _options;
     private readonly StreamExistenceFilterOptions _filterOptions;
@@ -51,9 +51,6 @@ internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilt
     public FilterState State => _filter.State;
 
     /// <inheritdoc/>
-    public bool IsReady => _filter.State == FilterState.Ready;
-
-    /// <inheritdoc/>
     public Task WhenReady => _filter.WhenReady;
 
     /// <inheritdoc/>
@@ -66,6 +63,29 @@ internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilt
     internal bool IsResizing => _filter.IsResizing;
 
     internal RebuildReason? OnlineRebuild => _filter.OnlineRebuild;
+
+    /// <inheritdoc/>
+    public FilterResizeProgress? Resize
+    {
+        get
+        {
+            CatchUpProgress? building = Building;
+            return _filter.IsResizing ? new FilterResizeProgress(_filter.ServingSizeBytes, _filterOptions.SizeBytes, building?.Percent ?? 0, building?.EstimatedRemaining) : null;
+        }
+    }
+
+    /// <inheritdoc/>
+    public FilterRebuildProgress? Rebuild
+    {
+        get
+        {
+            CatchUpProgress? building = Building;
+            return _filter.OnlineRebuild is { } reason ? new FilterRebuildProgress(reason, building?.Percent ?? 0, building?.EstimatedRemaining) : null;
+        }
+    }
+
+    /// <summary>While a resize or rebuild runs, a report about any other file than the serving one is about the file being built.</summary>
+    private CatchUpProgress? Building => _observer.LastProgress is { } last && last.Path != _filterOptions.FilterPath ? last : null;
 
     /// <inheritdoc/>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -1,7 +1,7 @@
 namespace EventFilter.DaemonBench.Report;
 
 /// <summary>
-/// Issue 14's goals. Every row: ahead of Redis, in both modes. Pinned mode only: single add and single check at most
+/// The goals. Every row: ahead of Redis, in both modes. Pinned mode only: single add and single check at most
 /// 15 µs, batch-128 at most 0.3 µs per item. Any mode: startup at most 150 ms, RSS with one filled 1M filter at most 40 MB.
 /// </summary>
 internal static class Goals

@@ -4,7 +4,7 @@ using EventFilter.DaemonBench.Client;
 namespace EventFilter.DaemonBench.Report;
 
 /// <summary>
-/// Writes the run as JSON (the schema is in docs/benchmarks.md, "eventfilterd against Redis"): values in each row's
+/// Writes the run as JSON (the schema is in docs/benchmarks-daemon.md): values in each row's
 /// unit, distributions in nanoseconds, and per row whether we are ahead of Redis and whether its goal is met.
 /// </summary>
 internal static class JsonReport

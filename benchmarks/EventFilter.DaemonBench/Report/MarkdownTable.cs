@@ -5,7 +5,7 @@ using EventFilter.DaemonBench.Client;
 namespace EventFilter.DaemonBench.Report;
 
 /// <summary>
-/// Prints one mode's rows as the Markdown table docs/benchmarks.md carries: both servers' figures and distributions,
+/// Prints one mode's rows as the Markdown table docs/benchmarks-daemon.md carries: both servers' figures and distributions,
 /// the source's published figures for reference, and the goal.
 /// </summary>
 internal static class MarkdownTable

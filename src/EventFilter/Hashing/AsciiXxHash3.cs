@@ -14,8 +14,8 @@ namespace EventFilter.Hashing;
 /// Why not narrow into a buffer and hash that with the library: XXH3 reads overlapping 8-byte words (for 60 bytes,
 /// [24,32) and [28,36)), so some read always spans two of the narrowing's stores. Such a load cannot be forwarded
 /// from the store queue; it waits until the stores retire, which is after the previous lookup's cache miss returns.
-/// Out of cache that serialised consecutive lookups: a string lookup cost 2.3 times a UTF-8 one (docs/benchmarks.md,
-/// "Findings for the core"). Reading the chars into registers has no store to wait for. The value is pinned to the
+/// Out of cache that serialised consecutive lookups: a string lookup cost 2.3 times a UTF-8 one
+/// (docs/decisions/ascii-xxhash3.md). Reading the chars into registers has no store to wait for. The value is pinned to the
 /// library's by KeyHashFormatTests. Little-endian machines only (KeyHasher checks): the words are read in memory order.
 /// </remarks>
 internal static class AsciiXxHash3

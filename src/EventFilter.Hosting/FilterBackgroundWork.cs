@@ -1,0 +1,233 @@
+using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
+using EventFilter.Hosting.Telemetry;
+using Microsoft.Extensions.Logging;
+
+namespace EventFilter.Hosting;
+
+/// <summary>
+/// What a started filter does in the background: catch-up, then checkpoints and statistics on the
+/// <see cref="TimeProvider"/>'s timer, and an operator's online rebuild. It owns the cancellation and every task, so
+/// that <see cref="StopAsync"/> can end them all before the file is unmapped.
+/// </summary>
+internal sealed class FilterBackgroundWork : IDisposable
+{
+    private readonly StreamExistenceFilter _filter;
+    private readonly string _path;
+    private readonly Func<long> _safePosition;
+    private readonly TelemetryObserver _observer;
+    private readonly FilterMetrics _metrics;
+    private readonly ILogger _logger;
+    private readonly CancellationTokenSource _stopping = new();
+    private readonly PeriodicTimer _timer;
+    private readonly Task _running;
+    private readonly Lock _rebuildGate = new();
+    private Task _rebuild = Task.CompletedTask;
+    private volatile Exception? _checkpointFailure;
+
+    /// <summary>Starts catch-up on the thread pool and the checkpoint timer; the timer exists before this returns.</summary>
+    public FilterBackgroundWork(
+        StreamExistenceFilter filter,
+        string path,
+        TimeSpan checkpointInterval,
+        TimeProvider time,
+        Func<long> safePosition,
+        ActivityContext openSpan,
+        TelemetryObserver observer,
+        FilterMetrics metrics,
+        ILogger logger)
+    {
+        _filter = filter;
+        _path = path;
+        _safePosition = safePosition;
+        _observer = observer;
+        _metrics = metrics;
+        _logger = logger;
+
+        // Created before the constructor returns, so that no tick of the TimeProvider can come before the timer exists.
+        _timer = new PeriodicTimer(checkpointInterval, time);
+        CancellationToken stopping = _stopping.Token;
+        Task catchUp = Task.Run(() => RunCatchUpAsync(openSpan, stopping), CancellationToken.None);
+        _running = Task.WhenAll(catchUp, RunCheckpointsAsync(stopping));
+    }
+
+    /// <summary>Why the last checkpoint failed; null once one succeeds again.</summary>
+    public Exception? CheckpointFailure => _checkpointFailure;
+
+    /// <summary>Cancels everything and waits for it; the rebuild is read after the cancel, so none can start unawaited.</summary>
+    public async Task StopAsync(CancellationToken cancellationToken)
+    {
+        await _stopping.CancelAsync().ConfigureAwait(false);
+        await Task.WhenAll(_running, RebuildTask).WaitAsync(cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>The same, blocking: for a dispose without a stop (the host failed to start, or never ran).</summary>
+    public void Stop()
+    {
+        _stopping.Cancel();
+        Task.WhenAll(_running, RebuildTask).GetAwaiter().GetResult();
+    }
+
+    /// <summary>
+    /// Checkpoints at the safe position. A failure is logged, counted and kept for the health check, and returned
+    /// for the caller to rethrow or not.
+    /// </summary>
+    public Exception? TryCheckpoint(out long position)
+    {
+        position = -1;
+        using Activity? span = FilterSpans.Start(FilterSpans.Checkpoint, _path);
+        try
+        {
+            position = _safePosition();
+            span?.SetTag("eventfilter.checkpoint.position", position);
+            _filter.Checkpoint(position);
+            _checkpointFailure = null;
+            return null;
+        }
+        catch (Exception error)
+        {
+            _checkpointFailure = error;
+            FilterSpans.Fail(span, error);
+            _metrics.Files.RecordError(TagValues.Checkpoint, error);
+            Log.CheckpointFailed(_logger, _path, position, error.Message, error);
+            return error;
+        }
+    }
+
+    /// <summary>Starts an online rebuild unless one of the reasons in <see cref="Refusal"/> stands.</summary>
+    public bool TryStartRebuild([NotNullWhen(false)] out string? refusal)
+    {
+        lock (_rebuildGate)
+        {
+            refusal = Refusal();
+            if (refusal is not null)
+            {
+                return false;
+            }
+
+            CancellationToken stopping = _stopping.Token;
+            Task rebuild = _filter.RebuildAsync(stopping);
+            if (rebuild is { IsFaulted: true, Exception.InnerException: InvalidOperationException refused })
+            {
+                // Claimed meanwhile by the filter's own rebuild or resize: nothing was started.
+                refusal = refused.Message;
+                return false;
+            }
+
+            _rebuild = ObserveRebuildAsync(rebuild, stopping);
+            return true;
+        }
+    }
+
+    public void Dispose()
+    {
+        _timer.Dispose();
+        _stopping.Dispose();
+    }
+
+    private Task RebuildTask
+    {
+        get
+        {
+            lock (_rebuildGate)
+            {
+                return _rebuild;
+            }
+        }
+    }
+
+    private string? Refusal()
+    {
+        if (_stopping.IsCancellationRequested)
+        {
+            return "the filter is stopping";
+        }
+
+        if (_filter.State != FilterState.Ready)
+        {
+            return $"the filter is not ready ({_filter.State}); a catch-up builds it from the log anyway";
+        }
+
+        if (_filter.IsResizing)
+        {
+            return "a resize is under way; it builds a fresh file anyway";
+        }
+
+        return _filter.OnlineRebuild is not null || !_rebuild.IsCompleted ? "an online rebuild is already under way" : null;
+    }
+
+    private async Task RunCatchUpAsync(ActivityContext openSpan, CancellationToken stopping)
+    {
+        try
+        {
+            // The gauges get a first snapshot at once, and a fresh one when the filter is ready.
+            RefreshStatistics();
+
+            // The core reports no start of catch-up, so its span starts here; the observer ends it at CatchUpCompleted.
+            _observer.Spans.StartCatchUp(_path, openSpan);
+            await _filter.CatchUpAsync(stopping).ConfigureAwait(false);
+            RefreshStatistics();
+        }
+        catch (OperationCanceledException) when (stopping.IsCancellationRequested)
+        {
+            // Stopping: the next start resumes from the last checkpoint.
+            _observer.Spans.Cancelled();
+        }
+        catch (Exception error)
+        {
+            // The observer has logged, counted and kept it (BackgroundWorkFailed), and ended the spans; the health
+            // check reads it from there. Ended here too, for a failure the core did not report.
+            _observer.Spans.Failed(error);
+        }
+    }
+
+    private async Task RunCheckpointsAsync(CancellationToken stopping)
+    {
+        // Each tick's checkpoint is a trace of its own, not a child of whatever span was current when the host started.
+        Activity.Current = null;
+        try
+        {
+            while (await _timer.WaitForNextTickAsync(stopping).ConfigureAwait(false))
+            {
+                // A failed checkpoint is logged and reported by the health check; the next tick tries again.
+                _ = TryCheckpoint(out _);
+                RefreshStatistics();
+            }
+        }
+        catch (OperationCanceledException) when (stopping.IsCancellationRequested)
+        {
+            // Stopping: the host's StopAsync takes the final checkpoint.
+        }
+    }
+
+    private async Task ObserveRebuildAsync(Task rebuild, CancellationToken stopping)
+    {
+        try
+        {
+            await rebuild.ConfigureAwait(false);
+            RefreshStatistics();
+        }
+        catch (OperationCanceledException) when (stopping.IsCancellationRequested)
+        {
+            // Stopping: the rebuild is abandoned; its file is discarded on the next start.
+            _observer.Spans.Cancelled();
+        }
+        catch (Exception)
+        {
+            // The observer has logged, counted and kept it (BackgroundWorkFailed); the health check reads it from there.
+        }
+    }
+
+    /// <summary>
+    /// Reads every line of the serving file, so it runs only here, on the background tasks that StopAsync awaits
+    /// before unmapping: never from a metrics callback, which could race the unmapping.
+    /// </summary>
+    private void RefreshStatistics()
+    {
+        if (_filter.ComputeStatistics() is { } statistics)
+        {
+            _metrics.Statistics = statistics;
+            Log.Statistics(_logger, statistics.FillRatio, statistics.EstimatedNames, statistics.EstimatedFalsePositiveRate, statistics.AllOnesLines);
+        }
+    }
+}
