@@ -24,6 +24,9 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
     private readonly List<Socket> _sockets = [];
     private ConnectionThreads? _threads;
 
+    /// <summary>Set once our bind made the socket file: never remove a file another server listens on.</summary>
+    private bool _ownsSocketFile;
+
     /// <exception cref="IOException">Another server listens on the socket.</exception>
     /// <exception cref="SocketException">The socket or the TCP port cannot be bound.</exception>
     public override Task StartAsync(CancellationToken cancellationToken)
@@ -31,6 +34,7 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
         try
         {
             _sockets.Add(UnixSocket.Bind(options.SocketPathOrDefault, options.SocketMode));
+            _ownsSocketFile = true;
             if (options.Port is { } port)
             {
                 var tcp = new Socket(options.BindAddress.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
@@ -51,6 +55,22 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
         return base.StartAsync(cancellationToken);
     }
 
+    /// <summary>
+    /// Closes the listeners here too: a stop that comes before the thread pool has run ExecuteAsync cancels it unrun,
+    /// and the sockets bound in StartAsync, with the socket file, must go all the same.
+    /// </summary>
+    public override async Task StopAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            await base.StopAsync(cancellationToken);
+        }
+        finally
+        {
+            CloseListeners();
+        }
+    }
+
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         // A connection leaves the set on its own thread as it ends: no hop through the thread pool per disconnect.
@@ -67,13 +87,7 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
         }
         finally
         {
-            health.SetListening(false);
-            foreach (Socket socket in _sockets)
-            {
-                socket.Dispose();
-            }
-
-            File.Delete(options.SocketPathOrDefault);
+            CloseListeners();
             ClientConnection[] clients;
             lock (_clients)
             {
@@ -86,6 +100,21 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
             }
 
             await Task.WhenAll(clients.Select(c => c.Finished));
+        }
+    }
+
+    /// <summary>Stops listening and removes the socket file; idempotent (from ExecuteAsync's end and from StopAsync).</summary>
+    private void CloseListeners()
+    {
+        health.SetListening(false);
+        foreach (Socket socket in _sockets)
+        {
+            socket.Dispose();
+        }
+
+        if (_ownsSocketFile)
+        {
+            File.Delete(options.SocketPathOrDefault);
         }
     }
 
