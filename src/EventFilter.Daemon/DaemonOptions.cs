@@ -1,5 +1,6 @@
-using System.Globalization;
+using System.Net;
 using EventFilter.Daemon.Formats;
+using EventFilter.Daemon.Server;
 
 namespace EventFilter.Daemon;
 
@@ -13,7 +14,11 @@ internal enum LogSync
     Always,
 }
 
-/// <summary>eventfilterd's command line, validated up front: a bad value stops the start with a message naming the option.</summary>
+/// <summary>
+/// eventfilterd's settings, validated up front: a bad value stops the start with one line naming the setting and where
+/// it came from (Configuration/DaemonConfiguration.cs). Each setting's name, option and parser are in
+/// Configuration/DaemonSettings.cs; the defaults are here.
+/// </summary>
 internal sealed record DaemonOptions
 {
     public string DataDirectory { get; init; } = "./data";
@@ -23,8 +28,11 @@ internal sealed record DaemonOptions
 
     public UnixFileMode SocketMode { get; init; } = (UnixFileMode)Convert.ToInt32("660", 8);
 
-    /// <summary>Loopback TCP port; null for none.</summary>
+    /// <summary>TCP port; null for none.</summary>
     public int? Port { get; init; }
+
+    /// <summary>The TCP address. The default value is loopback; any other address needs a password (<see cref="Password"/>).</summary>
+    public IPAddress BindAddress { get; init; } = IPAddress.Loopback;
 
     public LogSync LogSync { get; init; } = LogSync.Periodic;
 
@@ -43,53 +51,14 @@ internal sealed record DaemonOptions
     /// </summary>
     public int MaxClients { get; init; } = 1024;
 
+    /// <summary>The file the password was read from (--requirepass-file); null for none.</summary>
+    public string? PasswordFile { get; init; }
+
+    /// <summary>The password every connection must AUTH with first, read from <see cref="PasswordFile"/>; null for none.</summary>
+    public ClientPassword? Password { get; init; }
+
+    /// <summary>The configuration file read (--config); null for none. Shown by INFO as Redis's config_file.</summary>
+    public string? ConfigFile { get; init; }
+
     public string SocketPathOrDefault => SocketPath ?? Path.Combine(DataDirectory, DataLayout.DefaultSocketFile);
-
-    public const string Usage = "usage: eventfilterd [--data DIR] [--socket PATH] [--socket-mode OCTAL] [--port N] [--log-sync always|periodic] [--sync-interval-ms N] [--default-capacity N] [--default-error-rate R] [--max-clients N]";
-
-    /// <exception cref="ArgumentException">An unknown option or a value out of range, named in the message.</exception>
-    public static DaemonOptions Parse(IReadOnlyList<string> args)
-    {
-        var options = new DaemonOptions();
-        for (int i = 0; i < args.Count; i++)
-        {
-            string name = args[i];
-            string value = i + 1 < args.Count ? args[++i] : throw new ArgumentException($"{name} needs a value. {Usage}");
-            options = name switch
-            {
-                "--data" => options with { DataDirectory = value },
-                "--socket" => options with { SocketPath = value },
-                "--socket-mode" => options with { SocketMode = (UnixFileMode)ParseNumber(name, value, 0, 511, fromBase: 8) },
-                "--port" => options with { Port = (int)ParseNumber(name, value, 1, 65535) },
-                "--log-sync" => options with { LogSync = value switch { "always" => LogSync.Always, "periodic" => LogSync.Periodic, _ => throw new ArgumentException($"--log-sync must be 'always' or 'periodic'; got '{value}'.") } },
-                "--sync-interval-ms" => options with { SyncInterval = TimeSpan.FromMilliseconds(ParseNumber(name, value, 10, 3_600_000)) },
-                "--default-capacity" => options with { DefaultCapacity = ParseNumber(name, value, 1, 1L << 40) },
-                "--default-error-rate" => options with { DefaultErrorRate = ParseRate(name, value) },
-                "--max-clients" => options with { MaxClients = (int)ParseNumber(name, value, 1, 1_000_000) },
-                _ => throw new ArgumentException($"unknown option '{name}'. {Usage}"),
-            };
-        }
-
-        return options;
-    }
-
-    private static long ParseNumber(string name, string value, long min, long max, int fromBase = 10)
-    {
-        long parsed;
-        try
-        {
-            parsed = fromBase == 10 ? long.Parse(value, NumberStyles.None, CultureInfo.InvariantCulture) : Convert.ToInt64(value, fromBase);
-        }
-        catch (Exception e) when (e is FormatException or OverflowException or ArgumentException)
-        {
-            throw new ArgumentException($"{name} must be a number from {min} to {max}; got '{value}'.", e);
-        }
-
-        return parsed >= min && parsed <= max ? parsed : throw new ArgumentException($"{name} must be from {min} to {max}; got '{value}'.");
-    }
-
-    private static double ParseRate(string name, string value) =>
-        double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out double rate) && rate > 0 && rate < 1
-            ? rate
-            : throw new ArgumentException($"{name} must be strictly between 0 and 1; got '{value}'.");
 }

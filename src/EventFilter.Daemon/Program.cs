@@ -1,26 +1,22 @@
-using EventFilter;
+using System.Net.Sockets;
 using EventFilter.Daemon;
+using EventFilter.Daemon.Configuration;
 using EventFilter.Daemon.Filters;
 using EventFilter.Daemon.Server;
 using EventFilter.Daemon.Telemetry;
-using EventFilter.Durability;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 
 // eventfilterd: named Bloom filters over a Unix socket in RESP2 with RedisBloom's BF.* commands. See docs/daemon.md.
-DaemonOptions options;
-try
+DaemonConfiguration.Outcome configured = DaemonConfiguration.Load(args);
+if (configured.ExitCode is { } exit)
 {
-    options = DaemonOptions.Parse(args);
-}
-catch (ArgumentException e)
-{
-    Console.Error.WriteLine($"eventfilterd: {e.Message}");
-    return 2;
+    return exit;
 }
 
+DaemonOptions options = configured.Options!;
 using DataDirectoryLock? directoryLock = DataDirectoryLock.TryAcquire(options.DataDirectory, out string? reason);
 if (directoryLock is null)
 {
@@ -37,10 +33,10 @@ if (File.Exists(options.SocketPathOrDefault) && UnixSocket.IsLive(options.Socket
 
 // No defaults: they read appsettings.json from the working directory with reload on change, which watches that whole
 // tree (a repository, /tmp) through inotify, costing start-up time and memory and waking on every filter created
-// under it. The daemon is configured by its command line; logging by environment variables (Logging__LogLevel__Default),
-// one line per entry on standard output (LineLoggerProvider).
+// under it. The configuration is the one read above: --config's file, the environment, the command line; logging
+// takes its "Logging" section (Logging__LogLevel__Default=Debug), one line per entry on standard output.
 HostApplicationBuilder builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true, Args = [] });
-builder.Configuration.AddEnvironmentVariables();
+builder.Configuration.AddConfiguration(configured.Configuration!);
 builder.Logging.AddConfiguration(builder.Configuration.GetSection("Logging"));
 builder.Logging.AddProvider(new LineLoggerProvider());
 
@@ -54,6 +50,7 @@ builder.Services.AddSingleton(services => new FilterStore(options.DataDirectory,
 builder.Services.AddHostedService<FilterLifetime>();
 builder.Services.AddHostedService<Checkpointer>();
 builder.Services.AddHostedService<RespListener>();
+builder.Services.AddServiceManager();
 using IHost host = builder.Build();
 if (!FilterLifetime.TryOpen(host.Services, out string? problem))
 {
@@ -61,5 +58,15 @@ if (!FilterLifetime.TryOpen(host.Services, out string? problem))
     return 5;
 }
 
-await host.RunAsync();
+try
+{
+    await host.RunAsync();
+}
+catch (Exception e) when (e is IOException or SocketException or UnauthorizedAccessException)
+{
+    // The listener could not bind (RespListener.StartAsync): the filters were opened and are closed again unchanged.
+    Console.Error.WriteLine($"eventfilterd: cannot listen: {e.Message}");
+    return 4;
+}
+
 return 0;

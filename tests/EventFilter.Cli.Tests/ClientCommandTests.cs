@@ -110,7 +110,7 @@ public sealed class ClientCommandTests(DaemonFixture fixture) : IClassFixture<Da
         Assert.Contains("# Server", text.Stdout, StringComparison.Ordinal);
         Assert.Equal("always", json.GetProperty("Server").GetProperty("log_sync").GetString());
         Assert.Equal(fixture.Daemon.Id.ToString(System.Globalization.CultureInfo.InvariantCulture), json.GetProperty("Server").GetProperty("process_id").GetString());
-        Assert.True(int.Parse(json.GetProperty("Keyspace").GetProperty("filters").GetString()!, System.Globalization.CultureInfo.InvariantCulture) >= 0);
+        Assert.True(int.Parse(json.GetProperty("Eventfilterd").GetProperty("filters").GetString()!, System.Globalization.CultureInfo.InvariantCulture) >= 0);
     }
 
     [Fact]

@@ -17,13 +17,22 @@ public sealed class RespClient : IDisposable
     private readonly BufferedStream _reader;
 
     public RespClient(string socketPath)
+        : this(new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified), new UnixDomainSocketEndPoint(socketPath))
     {
-        _socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
-        _socket.Connect(new UnixDomainSocketEndPoint(socketPath));
+    }
+
+    private RespClient(Socket socket, System.Net.EndPoint endPoint)
+    {
+        _socket = socket;
+        _socket.Connect(endPoint);
         _socket.ReceiveTimeout = 30_000;
         _stream = new NetworkStream(_socket);
         _reader = new BufferedStream(_stream);
     }
+
+    /// <summary>Connects over TCP (--port, --bind).</summary>
+    public static RespClient ConnectTcp(System.Net.IPEndPoint endPoint) =>
+        new(new Socket(endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp), endPoint);
 
     public static byte[] Encode(params object[] arguments)
     {

@@ -35,7 +35,7 @@ public sealed class TelemetryTests
         using var commands = new MetricCollector<long>(factory, DaemonMetrics.MeterName, "eventfilterd.commands");
         using var added = new MetricCollector<long>(factory, DaemonMetrics.MeterName, "eventfilterd.items.added");
         using var errors = new MetricCollector<long>(factory, DaemonMetrics.MeterName, "eventfilterd.errors");
-        var metrics = new DaemonMetrics(factory, new DaemonHealth(TimeProvider.System, NullLogger.Instance));
+        var metrics = new DaemonMetrics(factory, new DaemonHealth(TimeProvider.System, NullLogger.Instance), TimeProvider.System);
 
         metrics.Ran(commands: 3, added: 130, looked: 0);
         metrics.Error(DaemonMetrics.Operation.Checkpoint);

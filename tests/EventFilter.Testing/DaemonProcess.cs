@@ -15,7 +15,7 @@ public sealed class DaemonProcess : IDisposable
     private readonly Process _process;
     private readonly List<string> _output = [];
 
-    private DaemonProcess(string dataDirectory, string socketPath, string[] extraArguments)
+    private DaemonProcess(string dataDirectory, string socketPath, string[] extraArguments, IReadOnlyDictionary<string, string>? environment = null)
     {
         SocketPath = socketPath;
         var start = new ProcessStartInfo(Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet")
@@ -25,6 +25,11 @@ public sealed class DaemonProcess : IDisposable
             UseShellExecute = false,
         };
         start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "eventfilterd.dll"));
+        foreach ((string name, string value) in environment ?? new Dictionary<string, string>())
+        {
+            start.Environment[name] = value;
+        }
+
         foreach (string argument in (string[])["--data", dataDirectory, "--socket", socketPath, .. extraArguments])
         {
             start.ArgumentList.Add(argument);
@@ -73,10 +78,34 @@ public sealed class DaemonProcess : IDisposable
         }
     }
 
-    /// <summary>Starts a daemon that is expected to refuse to start; returns its exit code once it has exited.</summary>
-    public static (int ExitCode, string Output) RunToExit(string dataDirectory, string socketPath, params string[] extraArguments)
+    /// <summary>Starts the daemon with variables added to its environment (Eventfilterd__Key settings, NOTIFY_SOCKET) and waits until its socket answers.</summary>
+    public static DaemonProcess StartWithEnvironment(IReadOnlyDictionary<string, string> environment, string dataDirectory, params string[] extraArguments)
     {
-        using var daemon = new DaemonProcess(dataDirectory, socketPath, extraArguments);
+        var daemon = new DaemonProcess(dataDirectory, Path.Combine(dataDirectory, "eventfilterd.sock"), extraArguments, environment);
+        try
+        {
+            daemon.WaitUntilListening();
+            return daemon;
+        }
+        catch
+        {
+            daemon.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>Starts the daemon with an environment and returns at once, not waiting for its socket (the notify-protocol tests watch the start themselves).</summary>
+    public static DaemonProcess Launch(IReadOnlyDictionary<string, string> environment, string dataDirectory, params string[] extraArguments) =>
+        new(dataDirectory, Path.Combine(dataDirectory, "eventfilterd.sock"), extraArguments, environment);
+
+    /// <summary>Starts a daemon that is expected to refuse to start (or to exit at once, as --help); returns its exit code once it has exited.</summary>
+    public static (int ExitCode, string Output) RunToExit(string dataDirectory, string socketPath, params string[] extraArguments) =>
+        RunToExit(new Dictionary<string, string>(), dataDirectory, socketPath, extraArguments);
+
+    /// <inheritdoc cref="RunToExit(string, string, string[])"/>
+    public static (int ExitCode, string Output) RunToExit(IReadOnlyDictionary<string, string> environment, string dataDirectory, string socketPath, params string[] extraArguments)
+    {
+        using var daemon = new DaemonProcess(dataDirectory, socketPath, extraArguments, environment);
         Assert.True(daemon._process.WaitForExit(StartTimeout), "the daemon should have refused to start");
         daemon._process.WaitForExit(); // drains the redirected output
         return (daemon._process.ExitCode, daemon.Output);
@@ -89,14 +118,29 @@ public sealed class DaemonProcess : IDisposable
         _process.WaitForExit();
     }
 
+    /// <summary>Sends SIGTERM and returns at once; <see cref="WaitForExit"/> waits for the stop.</summary>
+    public void Terminate()
+    {
+        using Process kill = Process.Start("kill", ["-TERM", _process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]);
+        kill.WaitForExit();
+    }
+
+    /// <summary>Waits up to <paramref name="timeout"/> for the process to exit; its exit code, or null if it still runs.</summary>
+    public int? WaitForExit(TimeSpan timeout)
+    {
+        if (!_process.WaitForExit(timeout))
+        {
+            return null;
+        }
+
+        _process.WaitForExit(); // drains the redirected output
+        return _process.ExitCode;
+    }
+
     /// <summary>SIGTERM, the host's clean stop: last checkpoints, socket removed. Returns the exit code.</summary>
     public int Stop()
     {
-        using (Process kill = Process.Start("kill", ["-TERM", _process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
-        {
-            kill.WaitForExit();
-        }
-
+        Terminate();
         Assert.True(_process.WaitForExit(StartTimeout), $"the daemon did not stop on SIGTERM:\n{Output}");
         return _process.ExitCode;
     }

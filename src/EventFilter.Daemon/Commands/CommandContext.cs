@@ -9,7 +9,7 @@ namespace EventFilter.Daemon.Commands;
 /// Everything a command handler needs, one per connection and reused for each of its commands: the arguments, the
 /// reply buffer, the filters, and scratch arrays for digests and answers, so that commands allocate nothing.
 /// </summary>
-internal sealed class CommandContext(FilterStore store, DaemonOptions options, Telemetry.DaemonHealth health)
+internal sealed class CommandContext(FilterStore store, DaemonOptions options, Telemetry.DaemonHealth health, Telemetry.DaemonMetrics metrics)
 {
     private static long s_lastClientId;
     private ulong[] _digests = new ulong[128];
@@ -26,6 +26,15 @@ internal sealed class CommandContext(FilterStore store, DaemonOptions options, T
 
     /// <summary>The daemon's health, for INFO.</summary>
     public Telemetry.DaemonHealth Health { get; } = health;
+
+    /// <summary>The daemon's counters and totals, for INFO and AUTH's failures.</summary>
+    public Telemetry.DaemonMetrics Metrics { get; } = metrics;
+
+    /// <summary>
+    /// False until AUTH (or HELLO AUTH) gives the password, when the daemon has one: until then the connection answers
+    /// every other command with -NOAUTH (Server/ClientConnection.cs). True from the start without a password.
+    /// </summary>
+    public bool Authenticated { get; set; } = options.Password is null;
 
     /// <summary>The connection's id, unique for the daemon's life, as Redis numbers its clients (HELLO's "id").</summary>
     public long ClientId { get; } = Interlocked.Increment(ref s_lastClientId);

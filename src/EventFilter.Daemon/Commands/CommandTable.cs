@@ -18,6 +18,7 @@ internal static class CommandTable
         Define("COMMAND", 1, int.MaxValue, ServerCommands.Command),
         Define("INFO", 1, int.MaxValue, ServerCommands.Info),
         Define("HELLO", 1, int.MaxValue, HelloCommand.Run),
+        Define("AUTH", 2, 3, ServerCommands.Auth),
         Define("BF.RESERVE", 4, 7, BloomCommands.Reserve),
         Define("BF.ADD", 3, 3, BloomCommands.Add),
         Define("BF.MADD", 3, int.MaxValue, BloomCommands.Add),
@@ -35,6 +36,9 @@ internal static class CommandTable
         Define("SCAN", 2, int.MaxValue, KeyScan.Run),
         Define("FLUSHALL", 1, 2, KeyCommands.FlushAll),
     ];
+
+    /// <summary>Every command's name, for the tests that check each one (the NOAUTH gate).</summary>
+    public static IEnumerable<string> Names => Commands.Select(c => c.Name);
 
     /// <summary>Runs the parsed command, replying exactly once (an error reply included).</summary>
     public static void Execute(CommandContext context)

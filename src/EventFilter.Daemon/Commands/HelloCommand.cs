@@ -6,8 +6,9 @@ namespace EventFilter.Daemon.Commands;
 /// HELLO [protover [AUTH username password] [SETNAME clientname]], as Redis 6 and later answer it: switches the
 /// connection to RESP3 (3) or back to RESP2 (2), then describes the server as a map in the protocol now in use.
 /// Without a version it only describes. Clients send it first: StackExchange.Redis on every connect, redis-cli -3.
-/// There are no users (the socket's file mode is the access control), so AUTH accepts Redis's passwordless
-/// "default" user with any password and refuses other names, as Redis does when no password is set.
+/// There are no users: AUTH takes Redis's "default" user with the password of --requirepass-file (any password when
+/// there is none, as Redis's passwordless default user) and refuses other names. With a password, a connection that
+/// has not authenticated must authenticate in this HELLO, as Redis requires.
 /// </summary>
 internal static class HelloCommand
 {
@@ -65,9 +66,9 @@ internal static class HelloCommand
         {
             if (BloomArguments.Is(args[i], "AUTH"u8) && i + 2 < args.Count)
             {
-                if (!args[i + 1].SequenceEqual("default"u8))
+                if (ServerCommands.TryAuthenticate(context, args[i + 1], args[i + 2]) is { } refused)
                 {
-                    return "WRONGPASS invalid username-password pair or user is disabled.";
+                    return refused;
                 }
 
                 i += 2;
@@ -86,6 +87,8 @@ internal static class HelloCommand
             }
         }
 
-        return null;
+        return context.Authenticated
+            ? null
+            : "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time";
     }
 }

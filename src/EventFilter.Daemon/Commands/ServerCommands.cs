@@ -1,10 +1,8 @@
 using System.Reflection;
-using System.Text;
-using Microsoft.Extensions.Diagnostics.HealthChecks;
 
 namespace EventFilter.Daemon.Commands;
 
-/// <summary>The connection and server commands: PING, ECHO, QUIT, COMMAND and INFO.</summary>
+/// <summary>The connection and server commands: PING, ECHO, QUIT, COMMAND, INFO and AUTH.</summary>
 internal static class ServerCommands
 {
     /// <summary>The Redis version eventfilterd reports (INFO, HELLO): clients enable features by it, and these are Redis 7's.</summary>
@@ -37,20 +35,51 @@ internal static class ServerCommands
     /// <summary>redis-cli asks for COMMAND DOCS at start for its hints; an empty array tells it there are none.</summary>
     public static void Command(CommandContext context) => context.Reply.ArrayHeader(0);
 
-    public static void Info(CommandContext context)
+    /// <summary>INFO [section ...], in Redis's format (<see cref="InfoCommand"/>).</summary>
+    public static void Info(CommandContext context) => InfoCommand.Run(context);
+
+    /// <summary>
+    /// AUTH password, or AUTH default password, as Redis answers them: OK and the connection is authenticated, or
+    /// WRONGPASS and it stays as it was (a connection that had authenticated stays so). Without --requirepass-file,
+    /// Redis's default user has no password: AUTH default with any password is OK, AUTH with one argument an error.
+    /// </summary>
+    public static void Auth(CommandContext context)
     {
-        HealthCheckResult health = context.Health.Now;
-        var text = new StringBuilder()
-            .Append("# Server\r\n")
-            .Append("redis_version:").Append(RedisVersion).Append("\r\n")
-            .Append("eventfilterd_version:").Append(DaemonVersion).Append("\r\n")
-            .Append("process_id:").Append(Environment.ProcessId).Append("\r\n")
-            .Append("log_sync:").Append(context.Options.LogSync.ToString().ToLowerInvariant()).Append("\r\n")
-            .Append("\r\n# Health\r\n")
-            .Append("health:").Append(health.Status.ToString().ToLowerInvariant()).Append("\r\n")
-            .Append("health_reason:").Append(health.Description).Append("\r\n")
-            .Append("\r\n# Keyspace\r\n")
-            .Append("filters:").Append(context.Store.Count).Append("\r\n");
-        context.Reply.VerbatimText(text.ToString());
+        var args = context.Arguments;
+        if (args.Count == 2 && context.Options.Password is null)
+        {
+            context.Reply.Error("ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?");
+            return;
+        }
+
+        if (TryAuthenticate(context, args.Count == 3 ? args[1] : "default"u8, args[^1]) is { } error)
+        {
+            context.Reply.Error(error);
+            return;
+        }
+
+        context.Reply.Ok();
     }
+
+    /// <summary>
+    /// Checks a user and password (AUTH, HELLO AUTH) and authenticates the connection when they are right; otherwise
+    /// counts the failure and returns Redis's error. Neither is logged: a log line per guess would let a client flood
+    /// the log, and the password must never reach it.
+    /// </summary>
+    public static string? TryAuthenticate(CommandContext context, ReadOnlySpan<byte> user, ReadOnlySpan<byte> password)
+    {
+        bool right = user.SequenceEqual("default"u8) && (context.Options.Password is not { } expected || expected.Matches(password));
+        if (!right)
+        {
+            context.Metrics.AuthFailed();
+            return "WRONGPASS invalid username-password pair or user is disabled.";
+        }
+
+        context.Authenticated = true;
+        return null;
+    }
+
+    /// <summary>What a connection may send before it has authenticated, as in Redis: AUTH, HELLO (which can carry AUTH) and QUIT.</summary>
+    public static bool AllowedBeforeAuth(ReadOnlySpan<byte> name) =>
+        System.Text.Ascii.EqualsIgnoreCase(name, "AUTH"u8) || System.Text.Ascii.EqualsIgnoreCase(name, "HELLO"u8) || System.Text.Ascii.EqualsIgnoreCase(name, "QUIT"u8);
 }

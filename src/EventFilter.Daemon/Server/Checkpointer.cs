@@ -21,6 +21,8 @@ internal sealed class Checkpointer(DaemonOptions options, FilterStore store, Dae
         {
             while (await timer.WaitForNextTickAsync(stoppingToken))
             {
+                long itemsBefore = metrics.Totals.ItemsAdded;
+                bool failed = false;
                 foreach (NamedFilter filter in store.Snapshot())
                 {
                     try
@@ -30,6 +32,7 @@ internal sealed class Checkpointer(DaemonOptions options, FilterStore store, Dae
                     catch (Exception e) when (e is IOException or ObjectDisposedException)
                     {
                         // Logged, not fatal: adds stay in the log, and the next tick tries again.
+                        failed = true;
                         Failed(e);
                     }
                 }
@@ -41,8 +44,12 @@ internal sealed class Checkpointer(DaemonOptions options, FilterStore store, Dae
                 }
                 catch (Exception e) when (e is IOException or UnauthorizedAccessException)
                 {
+                    failed = true;
                     Failed(e);
                 }
+
+                // INFO's rdb_last_save_time and rdb_last_bgsave_status: the adds before this tick are on the disk now.
+                metrics.Totals.Synced(itemsBefore, failed);
 
                 // Once per interval: a failure degrades health at once, recovery shows after DaemonHealth.DegradedFor.
                 health.Report();

@@ -108,6 +108,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         }
 
         _filled += read;
+        metrics.Totals.Received(read);
         bool keepOpen = RunCommands();
 
         // Group commit: one log write (and with --log-sync always one fsync) per filter for the whole batch, before any reply.
@@ -169,6 +170,13 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
 
     private void RunOne()
     {
+        // Before any lookup: an unauthenticated client learns nothing, not even which commands exist.
+        if (!context.Authenticated && !ServerCommands.AllowedBeforeAuth(context.Arguments[0]))
+        {
+            context.Reply.Error("NOAUTH Authentication required.");
+            return;
+        }
+
         try
         {
             CommandTable.Execute(context);
@@ -207,6 +215,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     private void Send()
     {
         ReadOnlySpan<byte> pending = context.Reply.Written.Span;
+        metrics.Totals.Sent(pending.Length);
         while (!pending.IsEmpty)
         {
             pending = pending[socket.Send(pending, SocketFlags.None)..];

@@ -10,51 +10,84 @@ using Microsoft.Extensions.Logging;
 namespace EventFilter.Daemon.Server;
 
 /// <summary>
-/// Accepts clients on the Unix socket (and on loopback TCP with --port) and serves each on a thread of its own
-/// (<see cref="ConnectionThreads"/>). Started after the filters are open, so the socket file appearing means the daemon
-/// is ready. Each listening socket has a thread blocked in accept, which the kernel wakes directly: an async accept
-/// would add a hop through the socket engine and the thread pool to every connect.
+/// Accepts clients on the Unix socket (and on TCP with --port, on --bind's address) and serves each on a thread of its
+/// own (<see cref="ConnectionThreads"/>). The sockets are bound and listening when <see cref="StartAsync"/> returns, so
+/// the host's "started", which the service manager hears as READY=1 (<see cref="ServiceManager"/>), comes only once
+/// clients can connect; BackgroundService runs ExecuteAsync apart from the start. Each listening socket has a thread
+/// blocked in accept, which the kernel wakes directly: an async accept would add a hop through the socket engine and
+/// the thread pool to every connect.
 /// </summary>
 internal sealed class RespListener(DaemonOptions options, FilterStore store, DaemonMetrics metrics, DaemonHealth health, ILogger logger) : BackgroundService
 {
     private readonly RespLimits _limits = new();
     private readonly HashSet<ClientConnection> _clients = [];
+    private readonly List<Socket> _sockets = [];
     private ConnectionThreads? _threads;
+
+    /// <summary>Set once our bind made the socket file: never remove a file another server listens on.</summary>
+    private bool _ownsSocketFile;
+
+    /// <exception cref="IOException">Another server listens on the socket.</exception>
+    /// <exception cref="SocketException">The socket or the TCP port cannot be bound.</exception>
+    public override Task StartAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            _sockets.Add(UnixSocket.Bind(options.SocketPathOrDefault, options.SocketMode));
+            _ownsSocketFile = true;
+            if (options.Port is { } port)
+            {
+                var tcp = new Socket(options.BindAddress.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+                _sockets.Add(tcp);
+                tcp.Bind(new IPEndPoint(options.BindAddress, port));
+                tcp.Listen(512);
+            }
+        }
+        catch
+        {
+            _sockets.ForEach(s => s.Dispose());
+            throw;
+        }
+
+        string tcpText = options.Port is { } p ? $" and tcp:{new IPEndPoint(options.BindAddress, p)}" : "";
+        Log.Listening(logger, options.SocketPathOrDefault, tcpText, options.DataDirectory, options.LogSync.ToString().ToLowerInvariant(), options.Password is null ? "none" : "password");
+        health.SetListening(true);
+        return base.StartAsync(cancellationToken);
+    }
+
+    /// <summary>
+    /// Closes the listeners here too: a stop that comes before the thread pool has run ExecuteAsync cancels it unrun,
+    /// and the sockets bound in StartAsync, with the socket file, must go all the same.
+    /// </summary>
+    public override async Task StopAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            await base.StopAsync(cancellationToken);
+        }
+        finally
+        {
+            CloseListeners();
+        }
+    }
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         // A connection leaves the set on its own thread as it ends: no hop through the thread pool per disconnect.
         _threads = new ConnectionThreads(Forget);
-        var sockets = new List<Socket> { UnixSocket.Bind(options.SocketPathOrDefault, options.SocketMode) };
-        if (options.Port is { } port)
-        {
-            var tcp = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
-            tcp.Bind(new IPEndPoint(IPAddress.Loopback, port));
-            tcp.Listen(512);
-            sockets.Add(tcp);
-        }
-
-        Log.Listening(logger, options.SocketPathOrDefault, options.Port is { } p ? $" and tcp:127.0.0.1:{p}" : "", options.DataDirectory, options.LogSync.ToString().ToLowerInvariant());
-        health.SetListening(true);
         try
         {
-            Task[] accepting = [.. sockets.Select(s => Accept(s, stoppingToken))];
+            Task[] accepting = [.. _sockets.Select(s => Accept(s, stoppingToken))];
 
             // Closing a listening socket wakes its blocked accept, which then ends its thread.
-            using (stoppingToken.Register(() => sockets.ForEach(s => s.Dispose())))
+            using (stoppingToken.Register(() => _sockets.ForEach(s => s.Dispose())))
             {
                 await Task.WhenAll(accepting);
             }
         }
         finally
         {
-            health.SetListening(false);
-            foreach (Socket socket in sockets)
-            {
-                socket.Dispose();
-            }
-
-            File.Delete(options.SocketPathOrDefault);
+            CloseListeners();
             ClientConnection[] clients;
             lock (_clients)
             {
@@ -67,6 +100,21 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
             }
 
             await Task.WhenAll(clients.Select(c => c.Finished));
+        }
+    }
+
+    /// <summary>Stops listening and removes the socket file; idempotent (from ExecuteAsync's end and from StopAsync).</summary>
+    private void CloseListeners()
+    {
+        health.SetListening(false);
+        foreach (Socket socket in _sockets)
+        {
+            socket.Dispose();
+        }
+
+        if (_ownsSocketFile)
+        {
+            File.Delete(options.SocketPathOrDefault);
         }
     }
 
@@ -107,7 +155,7 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
                 return;
             }
 
-            connection = new ClientConnection(client, new CommandContext(store, options, health), _limits, metrics, logger);
+            connection = new ClientConnection(client, new CommandContext(store, options, health, metrics), _limits, metrics, logger);
             _clients.Add(connection);
         }
 

@@ -30,6 +30,18 @@ internal sealed class DaemonHealth(TimeProvider time, ILogger logger) : IHealthC
     public Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default) =>
         Task.FromResult(Evaluate());
 
+    /// <summary>True between the sockets' bind and the start of the stop.</summary>
+    public bool Listening
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _listening;
+            }
+        }
+    }
+
     public void SetListening(bool listening)
     {
         lock (_gate)

@@ -9,8 +9,8 @@ namespace EventFilter.Daemon.Telemetry;
 /// </summary>
 internal static partial class Log
 {
-    [LoggerMessage(101, LogLevel.Information, "eventfilterd listening on unix:{Socket}{Tcp}, data in {DataDirectory}, log sync {LogSync}", EventName = "Listening")]
-    public static partial void Listening(ILogger logger, string socket, string tcp, string dataDirectory, string logSync);
+    [LoggerMessage(101, LogLevel.Information, "eventfilterd listening on unix:{Socket}{Tcp}, data in {DataDirectory}, log sync {LogSync}, auth {Auth}", EventName = "Listening")]
+    public static partial void Listening(ILogger logger, string socket, string tcp, string dataDirectory, string logSync, string auth);
 
     [LoggerMessage(102, LogLevel.Information, "Opened {Filters} filters in {ElapsedMilliseconds:F1} ms", EventName = "FiltersOpened")]
     public static partial void FiltersOpened(ILogger logger, int filters, double elapsedMilliseconds);
@@ -38,4 +38,10 @@ internal static partial class Log
 
     [LoggerMessage(114, LogLevel.Information, "Replayed {Records} control-log records from before the stop: {Pending} filters without files yet, {Dropped} directories of dropped filters removed", EventName = "ControlLogReplayed")]
     public static partial void ControlLogReplayed(ILogger logger, int records, int pending, int dropped);
+
+    [LoggerMessage(115, LogLevel.Warning, "Watchdog keep-alive withheld: the daemon did not answer its own PING on the socket; the service manager restarts it if this lasts beyond WatchdogSec", EventName = "WatchdogWithheld")]
+    public static partial void WatchdogWithheld(ILogger logger);
+
+    [LoggerMessage(116, LogLevel.Information, "Watchdog keep-alive resumed: the daemon answers on its socket again", EventName = "WatchdogResumed")]
+    public static partial void WatchdogResumed(ILogger logger);
 }
