@@ -1,3 +1,4 @@
+using System.Diagnostics.Metrics;
 using System.Globalization;
 using System.Text;
 using EventFilter.Daemon.Commands;
@@ -5,6 +6,7 @@ using EventFilter.Daemon.Filters;
 using EventFilter.Daemon.Protocol;
 using EventFilter.Daemon.Telemetry;
 using EventFilter.Durability;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging.Abstractions;
 
 namespace EventFilter.Daemon.Tests;
@@ -16,13 +18,16 @@ namespace EventFilter.Daemon.Tests;
 public sealed class InProcessCommands : IDisposable
 {
     private readonly CommandContext _context;
+    private readonly ServiceProvider _services = new ServiceCollection().AddMetrics().BuildServiceProvider();
 
     internal InProcessCommands(string dataDirectory, LogSync logSync = LogSync.Always)
     {
         Store = new FilterStore(dataDirectory, logSync, new FilterObserver(), NullLogger.Instance);
         Store.Open();
         var options = new DaemonOptions { DataDirectory = dataDirectory, LogSync = logSync };
-        _context = new CommandContext(Store, options, new DaemonHealth(TimeProvider.System, NullLogger.Instance));
+        var health = new DaemonHealth(TimeProvider.System, NullLogger.Instance);
+        var metrics = new DaemonMetrics(_services.GetRequiredService<IMeterFactory>(), health, TimeProvider.System);
+        _context = new CommandContext(Store, options, health, metrics);
     }
 
     internal FilterStore Store { get; }
@@ -39,7 +44,11 @@ public sealed class InProcessCommands : IDisposable
         return Decode(_context.Reply.Written.Span, ref position);
     }
 
-    public void Dispose() => Store.Dispose();
+    public void Dispose()
+    {
+        Store.Dispose();
+        _services.Dispose();
+    }
 
     private static object? Decode(ReadOnlySpan<byte> reply, ref int position)
     {
