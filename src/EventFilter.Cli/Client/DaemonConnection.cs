@@ -59,6 +59,45 @@ internal sealed class DaemonConnection : IAsyncDisposable
         }
     }
 
+    /// <summary>
+    /// Sends AUTH with the password in <paramref name="passwordFile"/>: its bytes without one trailing newline, as the
+    /// daemon reads --requirepass-file. The password never appears in a message.
+    /// </summary>
+    /// <exception cref="ArgumentException">The file cannot be read, is empty or holds more than one line.</exception>
+    /// <exception cref="DaemonErrorException">The daemon refused the password.</exception>
+    public async Task AuthenticateAsync(string passwordFile)
+    {
+        byte[] bytes;
+        try
+        {
+            bytes = await File.ReadAllBytesAsync(passwordFile, _deadline.Token).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or NotSupportedException)
+        {
+            throw new ArgumentException($"cannot read the password file '{passwordFile}': {e.Message}", e);
+        }
+
+        int length = bytes.Length;
+        if (length > 0 && bytes[length - 1] == (byte)'\n')
+        {
+            length -= length > 1 && bytes[length - 2] == (byte)'\r' ? 2 : 1;
+        }
+
+        ReadOnlyMemory<byte> password = bytes.AsMemory(0, length);
+        if (password.IsEmpty || password.Span.ContainsAny((byte)'\r', (byte)'\n'))
+        {
+            throw new ArgumentException($"the password file '{passwordFile}' must hold one non-empty line");
+        }
+
+        RespReply reply = await CallAsync([(ReadOnlyMemory<byte>)"AUTH"u8.ToArray(), password]).ConfigureAwait(false);
+        System.Security.Cryptography.CryptographicOperations.ZeroMemory(bytes);
+        if (reply.IsError)
+        {
+            // The daemon's own words (WRONGPASS, or that no password is set), which never repeat the password.
+            throw new DaemonErrorException($"eventfilterd at '{SocketPath}' refused the password in '{passwordFile}': {reply.Text}");
+        }
+    }
+
     /// <summary>Sends one command and returns its reply, error replies included (the caller decides what they mean).</summary>
     public Task<RespReply> CallAsync(IReadOnlyList<string> arguments) =>
         CallAsync([.. arguments.Select(argument => (ReadOnlyMemory<byte>)Encoding.UTF8.GetBytes(argument))]);

@@ -66,6 +66,7 @@ internal static class ClientCommandTree
         };
         root.Options.Add(session.Socket);
         root.Options.Add(session.Timeout);
+        root.Options.Add(session.PasswordFile);
         root.Options.Add(new HelpOption());
         root.Options.Add(new VersionOption());
         return root;

@@ -34,6 +34,13 @@ internal sealed class DaemonSession(CliConsole console)
         CustomParser = ParseSeconds,
     };
 
+    public Option<string?> PasswordFile { get; } = new("--password-file")
+    {
+        Description = "A file holding the password of a daemon started with --requirepass-file (one line); sent with AUTH on connect.",
+        HelpName = "path",
+        Recursive = true,
+    };
+
     /// <summary>Adds --json to <paramref name="command"/> and makes it run <paramref name="call"/> against the daemon.</summary>
     public void SetAction<TReport>(Command command, JsonTypeInfo<TReport> json, Func<ParseResult, DaemonConnection, Task<TReport>> call)
         where TReport : IClientReport
@@ -45,6 +52,11 @@ internal sealed class DaemonSession(CliConsole console)
             TReport report;
             await using (DaemonConnection daemon = await DaemonConnection.OpenAsync(parsed.GetValue(Socket)!, parsed.GetValue(Timeout) ?? DefaultTimeout, cancel).ConfigureAwait(false))
             {
+                if (parsed.GetValue(PasswordFile) is { } passwordFile)
+                {
+                    await daemon.AuthenticateAsync(passwordFile).ConfigureAwait(false);
+                }
+
                 report = await call(parsed, daemon).ConfigureAwait(false);
             }
 
