@@ -1,5 +1,3 @@
-using EventFilter.Storage;
-
 namespace EventFilter.Tests.Journal;
 
 /// <summary>
