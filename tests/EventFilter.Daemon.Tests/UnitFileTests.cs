@@ -40,7 +40,7 @@ public sealed class UnitFileTests
         Assert.Contains("PrivateTmp=yes", lines);
     }
 
-    /// <summary>Skipped, with the reason, where systemd-analyze is not installed (.ci/extra installs it and runs the check).</summary>
+    /// <summary>Skipped, with the reason, where systemd-analyze is not installed (.ci/run installs it before the tests).</summary>
     [AttributeUsage(AttributeTargets.Method)]
     private sealed class SystemdAnalyzeFactAttribute : FactAttribute
     {
@@ -49,7 +49,7 @@ public sealed class UnitFileTests
             string[] path = (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':');
             if (!path.Any(directory => File.Exists(Path.Combine(directory, "systemd-analyze"))))
             {
-                Skip = "systemd-analyze is not installed (Debian's systemd package; deploy/verify-unit.sh installs it, and .ci/extra runs that)";
+                Skip = "systemd-analyze is not installed (Debian's systemd package; .ci/run and deploy/verify-unit.sh install it)";
             }
         }
     }
