@@ -111,7 +111,6 @@ internal sealed class ChangeJournal : IDisposable
                 // flush writes the whole file, and cut the journal back to what was synced. Nothing was committed.
                 _changedLines!.AddAll();
                 _generations.RewindToSynced();
-
                 throw;
             }
         }
