@@ -20,29 +20,27 @@ public sealed unsafe partial class FilterFile : IDisposable
     private readonly MappedFile _file;
     private readonly BloomLines _lines;
 
+    // Flush, fold and open use it; the hot path never does.
+    private readonly ChangeJournal _journal;
+
     // Copied out of the header so the hot path reads one field, not a 48-byte struct.
     private readonly ulong _seed;
 
     private FilterFile(MappedFile file, FilterHeader header, VerificationResult verification, bool created, FilterFileOptions? options)
     {
         _file = file;
-        _path = file.Path;
         Header = header;
         Verification = verification;
         Created = created;
         _seed = header.Seed;
-        _changedLines = file.Writable ? new AtomicBitmap(header.LineCount) : null;
-        _lines = new BloomLines(file.Pointer + FilterGeometry.LineSize, header.LineCount, header.K, _changedLines);
-        if (file.Writable)
-        {
-            _blocks = new BlockWriter(file, _lines);
-            _unfolded = new AtomicBitmap(_blocks.BlockCount);
-            _foldThresholdBytes = options?.JournalFoldBytes ?? Math.Max(file.Length / 4, 64 * 1024);
-        }
+        AtomicBitmap? changedLines = file.Writable ? new AtomicBitmap(header.LineCount) : null;
+        _lines = new BloomLines(file.Pointer + FilterGeometry.LineSize, header.LineCount, header.K, changedLines);
+        long foldThresholdBytes = options?.JournalFoldBytes ?? Math.Max(file.Length / 4, 64 * 1024);
+        _journal = new ChangeJournal(file, _lines, header, changedLines, foldThresholdBytes);
     }
 
     /// <summary>The file's path.</summary>
-    public string Path => _path;
+    public string Path => _journal.Path;
 
     /// <summary>The header read from (or written to) the file.</summary>
     public FilterHeader Header { get; }
@@ -82,52 +80,7 @@ public sealed unsafe partial class FilterFile : IDisposable
             return Create(path, options);
         }
 
-        MappedFile file = MappedFile.Open(path, writable: true);
-        FilterFile? filter = null;
-        try
-        {
-            FilterHeader header = ReadHeader(file);
-            if (header.SizeBytes != options.SizeBytes)
-            {
-                throw new FilterSizeMismatchException(path, header.SizeBytes, options.SizeBytes);
-            }
-
-            byte* lines = file.Pointer + FilterGeometry.LineSize;
-            VerificationResult found = LineVerifier.Scan(lines, header.LineCount, repair: false, options.CorruptionThreshold, options.VerifyProgress);
-            filter = new FilterFile(file, header, found, created: false, options);
-            if (found.RebuildRequired)
-            {
-                return filter; // nothing is written: the caller rebuilds
-            }
-
-            if (found.MismatchedLines > 0)
-            {
-                // Repaired lines are marked changed, so the fold below writes them back and the next start does not
-                // find (and count) the same lines again.
-                filter.Verification = LineVerifier.Scan(lines, header.LineCount, repair: true, options.CorruptionThreshold, repairedLines: filter._changedLines);
-            }
-
-            filter.Recover();
-            return filter;
-        }
-        catch
-        {
-            CloseAfterFailedOpen(filter, file);
-            throw;
-        }
-    }
-
-    // A failed open closes what it opened: the filter once made (it owns the mapping, and maybe a journal), else the mapping.
-    private static void CloseAfterFailedOpen(FilterFile? filter, MappedFile file)
-    {
-        if (filter is not null)
-        {
-            filter.Dispose();
-        }
-        else
-        {
-            file.Dispose();
-        }
+        return OpenMapped(MappedFile.Open(path, writable: true), options, filter => filter.VerifyAndRecover(path, options));
     }
 
     /// <summary>
@@ -140,25 +93,52 @@ public sealed unsafe partial class FilterFile : IDisposable
     public static FilterFile OpenExisting(string path, bool writable = false)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
-        return OpenUnverified(MappedFile.Open(path, writable));
+        return OpenMapped(MappedFile.Open(path, writable), options: null, filter => filter._journal.Replay());
     }
 
-    private static FilterFile OpenUnverified(MappedFile file)
+    /// <summary>Reads the header of a mapped file, then <paramref name="open"/> does the rest; unverified until then.</summary>
+    private static FilterFile OpenMapped(MappedFile file, FilterFileOptions? options, Action<FilterFile> open)
     {
         FilterFile? filter = null;
         try
         {
             FilterHeader header = ReadHeader(file);
             var notVerified = new VerificationResult(0, 0, 0, 0, [], FilterFileOptions.DefaultCorruptionThreshold);
-            filter = new FilterFile(file, header, notVerified, created: false, options: null);
-            filter.ReplayJournal();
+            filter = new FilterFile(file, header, notVerified, created: false, options);
+            open(filter);
             return filter;
         }
         catch
         {
-            CloseAfterFailedOpen(filter, file);
+            // A failed open closes what it opened: the filter once made (it owns the mapping, and maybe a journal), else the mapping.
+            ((IDisposable?)filter ?? file).Dispose();
             throw;
         }
+    }
+
+    /// <summary>
+    /// Verifies every line; unless a rebuild is required, repairs mismatched lines, marking them changed so the fold
+    /// that recovery ends with writes them back and the next start does not find (and count) the same lines again.
+    /// </summary>
+    private void VerifyAndRecover(string path, FilterFileOptions options)
+    {
+        if (Header.SizeBytes != options.SizeBytes)
+        {
+            throw new FilterSizeMismatchException(path, Header.SizeBytes, options.SizeBytes);
+        }
+
+        Verification = LineVerifier.Scan(_lines.Lines, LineCount, repair: false, options.CorruptionThreshold, options.VerifyProgress);
+        if (Verification.RebuildRequired)
+        {
+            return; // nothing is written: the caller rebuilds
+        }
+
+        if (Verification.MismatchedLines > 0)
+        {
+            Verification = LineVerifier.Scan(_lines.Lines, LineCount, repair: true, options.CorruptionThreshold, repairedLines: _journal.ChangedLines);
+        }
+
+        _journal.Recover();
     }
 
     /// <summary>
@@ -270,7 +250,7 @@ public sealed unsafe partial class FilterFile : IDisposable
             ThrowIfReadOnly();
         }
 
-        VerificationResult result = LineVerifier.Scan(_lines.Lines, LineCount, repair, threshold, progress, repair ? _changedLines : null);
+        VerificationResult result = LineVerifier.Scan(_lines.Lines, LineCount, repair, threshold, progress, repair ? _journal.ChangedLines : null);
         if (repair && (result.RepairedLines > 0 || PendingJournal.Files > 0))
         {
             FoldJournal();
@@ -289,8 +269,7 @@ public sealed unsafe partial class FilterFile : IDisposable
     /// </summary>
     public void Dispose()
     {
-        WaitForBackgroundFold(rethrow: false);
-        _journal?.Dispose();
+        _journal.Dispose();
         _file.Dispose();
     }
 

@@ -72,35 +72,30 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
     /// <inheritdoc/>
     public void Add(ReadOnlySpan<char> streamName, long recordEnd)
     {
-        ArgumentOutOfRangeException.ThrowIfNegative(recordEnd);
-        if (_contract.IsLate(recordEnd))
+        if (ServingFor(recordEnd) is not { } serving)
         {
-            LateAdd(recordEnd);
-        }
-
-        CheckpointedFilter? serving = _files.Serving;
-        if (serving is null)
-        {
-            AddWithoutFile(recordEnd);
             return;
         }
 
-        // The serving file keeps the record's end first, and only then is a file being built looked for: a resize
-        // that published its file after this read reads that end next (docs/design.md, "Resize", step 2).
         serving.File.Add(streamName, recordEnd);
-        if (_files.Building is { } building)
-        {
-            building.File.Add(streamName, recordEnd);
-        }
-        else if (_files.Serving is { } swapped && swapped != serving)
-        {
-            // A swap came between the two reads: it publishes the new serving file before it clears the target.
-            swapped.File.Add(streamName, recordEnd);
-        }
+        AlsoTo(serving)?.File.Add(streamName, recordEnd);
     }
 
     /// <inheritdoc/>
     public void Add(ReadOnlySpan<byte> utf8StreamName, long recordEnd)
+    {
+        if (ServingFor(recordEnd) is not { } serving)
+        {
+            return;
+        }
+
+        serving.File.Add(utf8StreamName, recordEnd);
+        AlsoTo(serving)?.File.Add(utf8StreamName, recordEnd);
+    }
+
+    /// <summary>The file an add goes to first, after the host contract's checks; null when there is none (nothing to add to).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private CheckpointedFilter? ServingFor(long recordEnd)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(recordEnd);
         if (_contract.IsLate(recordEnd))
@@ -112,19 +107,19 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
         if (serving is null)
         {
             AddWithoutFile(recordEnd);
-            return;
         }
 
-        serving.File.Add(utf8StreamName, recordEnd);
-        if (_files.Building is { } building)
-        {
-            building.File.Add(utf8StreamName, recordEnd);
-        }
-        else if (_files.Serving is { } swapped && swapped != serving)
-        {
-            swapped.File.Add(utf8StreamName, recordEnd);
-        }
+        return serving;
     }
+
+    /// <summary>
+    /// The file an add goes to after <paramref name="serving"/> has kept its record's end, if any. Only then is a file
+    /// being built looked for: a resize that published its file after this read reads that end next (docs/design.md,
+    /// "Resize", step 2). A swap between the two reads publishes the new serving file before it clears the build.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private CheckpointedFilter? AlsoTo(CheckpointedFilter serving) =>
+        _files.Building ?? (_files.Serving is { } swapped && swapped != serving ? swapped : null);
 
     /// <inheritdoc/>
     public void Checkpoint(long position)

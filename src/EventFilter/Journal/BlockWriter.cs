@@ -37,6 +37,13 @@ internal sealed unsafe class BlockWriter
     /// <summary>The block that holds data line <paramref name="line"/> (the header is line -1, in block 0).</summary>
     public static long BlockOf(long line) => (line + 1) / LinesPerBlock;
 
+    /// <summary>Takes every line out of <paramref name="lines"/> and marks the block that holds it in <paramref name="blocks"/>.</summary>
+    public static void TakeBlocksOf(AtomicBitmap lines, AtomicBitmap blocks)
+    {
+        var marker = new BlockMarker(blocks);
+        lines.Take(ref marker);
+    }
+
     /// <summary>Writes every block in <paramref name="blocks"/> (taking them out of it) and fsyncs; returns the bytes written.</summary>
     public long WriteAndSync(AtomicBitmap blocks)
     {
@@ -82,6 +89,12 @@ internal sealed unsafe class BlockWriter
                 _lines.CopyConsistentLine((uint)((fileOffset / FilterGeometry.LineSize) - 1), line);
             }
         }
+    }
+
+    /// <summary>Turns changed lines into the blocks that hold them.</summary>
+    private readonly struct BlockMarker(AtomicBitmap blocks) : AtomicBitmap.IMemberVisitor
+    {
+        public void Visit(long line) => blocks.Add(BlockOf(line));
     }
 
     /// <summary>Groups ascending block numbers into runs of up to <see cref="BlocksPerWrite"/> consecutive blocks.</summary>
