@@ -20,7 +20,9 @@ internal sealed unsafe class BloomLines
     private readonly uint _lineCount;
     private readonly int _k;
     private readonly bool _vectorProbes;
+    private readonly bool _secondVectorPass;
     private readonly Vector512<ulong> _unusedLanes;
+    private readonly Vector512<ulong> _unusedSecondLanes;
     private readonly StripedSpinLock _locks = new();
     private readonly AtomicBitmap? _changed;
 
@@ -44,7 +46,9 @@ internal sealed unsafe class BloomLines
         _k = k;
         _changed = changed;
         _vectorProbes = VectorProbes.IsSupported && k <= VectorProbes.MaxK;
+        _secondVectorPass = k > VectorProbes.LanesPerPass;
         _unusedLanes = _vectorProbes ? VectorProbes.UnusedLanes(k) : default;
+        _unusedSecondLanes = _vectorProbes ? VectorProbes.UnusedLanes(k - VectorProbes.LanesPerPass) : default;
     }
 
     public uint LineCount => _lineCount;
@@ -201,7 +205,7 @@ internal sealed unsafe class BloomLines
     {
         if (VectorProbes.IsSupported && _vectorProbes)
         {
-            return VectorProbes.AllSet(words, state, _unusedLanes);
+            return VectorAllSet(words, state);
         }
 
         ulong all = 1;
@@ -216,6 +220,11 @@ internal sealed unsafe class BloomLines
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool VectorAllSet(ulong* words, uint state) => _secondVectorPass
+        ? VectorProbes.AllSet(words, state, _unusedLanes, _unusedSecondLanes)
+        : VectorProbes.AllSet(words, state, _unusedLanes);
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private ulong* LineOf(ulong hash) => (ulong*)(_lines + ((ulong)Probes.Line(hash, _lineCount) << 6));
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -223,7 +232,7 @@ internal sealed unsafe class BloomLines
     {
         if (VectorProbes.IsSupported && _vectorProbes)
         {
-            return VectorProbes.AllSet(words, state, _unusedLanes);
+            return VectorAllSet(words, state);
         }
 
         for (int i = 0; i < _k; i++)
