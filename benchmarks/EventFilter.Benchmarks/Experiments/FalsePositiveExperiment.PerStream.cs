@@ -30,12 +30,12 @@ public static partial class FalsePositiveExperiment
                 foreach ((string name, int k) in new[] { ("ours, k = 6 (default)", FilterFileOptions.DefaultK), ($"ours, ExpectedStreams (k = {chosenK})", chosenK) })
                 {
                     (long positives, long queries) = Measure(i => Ours(sizeBytes, k, (ulong)(i + 1)), added, absent, results);
-                    rows.Add(Row(bytesPerStream, name, positives, queries, Percent(FalsePositiveModel.Expected(AddedNames, lines, k))));
+                    rows.Add(Row(bytesPerStream, name, positives, queries, Precise(FalsePositiveModel.Expected(AddedNames, lines, k))));
                 }
 
                 (long classicPositives, long classicQueries) = Measure(_ => new ClassicQueries(sizeBytes), added, absent, results);
                 double classicModel = FalsePositiveModel.Classic(AddedNames, (double)lines * FilterGeometry.BitsPerLine, ClassicBloomFilter.K);
-                rows.Add(Row(bytesPerStream, "classic peer, k = 6", classicPositives, classicQueries, Percent(classicModel)));
+                rows.Add(Row(bytesPerStream, "classic peer, k = 6", classicPositives, classicQueries, Precise(classicModel)));
                 Console.Error.WriteLine($"// {bytesPerStream} byte(s) per stream done");
             }
 
@@ -51,11 +51,14 @@ public static partial class FalsePositiveExperiment
             return [
                 bytesPerStream.ToString(CultureInfo.InvariantCulture),
                 name,
-                $"{Percent(rate)} ± {Percent(halfWidth)}",
+                $"{Precise(rate)} ± {Precise(halfWidth)}",
                 model,
                 queries.ToString("N0", CultureInfo.InvariantCulture),
             ];
         }
+
+        /// <summary>Four decimals of a percent: the differences here are a few thousandths of a percent.</summary>
+        private static string Precise(double rate) => (rate * 100).ToString("F4", CultureInfo.InvariantCulture) + "%";
 
         /// <summary>Filter i holds the added names of generation 100 + i, so each filter has its own names; the absent names stay disjoint.</summary>
         private static (long Positives, long Queries) Measure(Func<int, IQueries> open, StreamNames added, StreamNames absent, bool[] results)
