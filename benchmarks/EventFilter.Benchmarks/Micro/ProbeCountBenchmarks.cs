@@ -49,28 +49,10 @@ public class ProbeCountBenchmarks
     public void Cleanup() => _filter?.Dispose();
 
     [Benchmark(OperationsPerInvoke = Names)]
-    public int MissUtf8()
-    {
-        int maybe = 0;
-        foreach (byte[] name in _misses.Utf8)
-        {
-            maybe += _filter!.MightExist(name) ? 1 : 0;
-        }
-
-        return maybe;
-    }
+    public int MissUtf8() => NameLoops.CountMaybe(_filter!, _misses.Utf8);
 
     [Benchmark(OperationsPerInvoke = Names)]
-    public int HitUtf8()
-    {
-        int maybe = 0;
-        foreach (byte[] name in _hits.Utf8)
-        {
-            maybe += _filter!.MightExist(name) ? 1 : 0;
-        }
-
-        return maybe;
-    }
+    public int HitUtf8() => NameLoops.CountMaybe(_filter!, _hits.Utf8);
 
     [Benchmark(OperationsPerInvoke = Names)]
     public bool MissBatch()
@@ -80,14 +62,5 @@ public class ProbeCountBenchmarks
     }
 
     [Benchmark(OperationsPerInvoke = Names)]
-    public int AddUtf8()
-    {
-        int changed = 0;
-        foreach (byte[] name in _fresh.Utf8)
-        {
-            changed += _filter!.Add(name) ? 1 : 0;
-        }
-
-        return changed;
-    }
+    public int AddUtf8() => NameLoops.CountAdded(_filter!, _fresh.Utf8);
 }
