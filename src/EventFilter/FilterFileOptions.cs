@@ -11,6 +11,9 @@ public sealed class FilterFileOptions
     /// <summary>The largest k a file can hold.</summary>
     public const int MaxK = FilterHeader.MaxK;
 
+    /// <summary>The largest k chosen from an expected number of names: the widest that lookups test in vector passes.</summary>
+    internal const int MaxChosenK = Blocked.VectorProbes.MaxK;
+
     /// <summary>The default corruption threshold: above this fraction of corrupted lines the filter is rebuilt.</summary>
     public const double DefaultCorruptionThreshold = 0.05;
 
@@ -60,6 +63,13 @@ public sealed class FilterFileOptions
         JournalFoldBytes = JournalFoldBytes,
         SyncOnCreate = false,
     };
+
+    /// <summary>
+    /// The k with the lowest expected false-positive rate for <paramref name="expectedNames"/> names in a file of
+    /// <paramref name="sizeBytes"/>, at most <see cref="MaxChosenK"/> (docs/design.md, "Choosing k").
+    /// </summary>
+    internal static int KFor(long sizeBytes, long expectedNames) =>
+        FalsePositiveModel.BestK(expectedNames, FilterGeometry.FromSize(sizeBytes).LineCount, MaxChosenK);
 
     /// <summary>Throws <see cref="ArgumentOutOfRangeException"/> naming the first bad value.</summary>
     internal void Validate()

@@ -12,7 +12,16 @@ public sealed class StreamExistenceFilterOptions
     /// <summary>The <c>stream-existence-filter-size</c> in bytes; 0 disables the filter. The default value is 256,000,000.</summary>
     public long SizeBytes { get; init; } = 256_000_000;
 
-    /// <summary>Bits per name for new files. The default value is 6.</summary>
+    /// <summary>
+    /// The number of streams the filter is sized for, if known: a new filter file (first start, resize, rebuild) then
+    /// sets the number of bits per name (k) that gives the fewest false positives at that load, for example 9 at 2 bytes
+    /// of <see cref="SizeBytes"/> per stream. Null keeps k = 6, close to the best from 1 to 2 bytes per stream. An
+    /// existing file keeps its k. See docs/configuration.md, "Sizing".
+    /// </summary>
+    /// <value>The default value is <see langword="null"/>.</value>
+    public long? ExpectedStreams { get; init; }
+
+    /// <summary>Bits per name for new files when <see cref="ExpectedStreams"/> is not set. The default value is 6.</summary>
     internal int K { get; init; } = FilterFileOptions.DefaultK;
 
     /// <summary>Corrupted fraction of lines above which the filter is rebuilt. The default value is 0.05.</summary>
@@ -45,13 +54,23 @@ public sealed class StreamExistenceFilterOptions
     /// <summary>Journal bytes that start a background fold; null for a quarter of the file. Tests shrink it to fold often.</summary>
     internal long? JournalFoldBytes { get; init; }
 
-    internal FilterFileOptions ToFileOptions(long sizeBytes) =>
-        new() { SizeBytes = sizeBytes, K = K, CorruptionThreshold = CorruptionThreshold, JournalFoldBytes = JournalFoldBytes };
+    internal FilterFileOptions ToFileOptions(long sizeBytes) => new()
+    {
+        SizeBytes = sizeBytes,
+        K = ExpectedStreams is { } expected ? FilterFileOptions.KFor(sizeBytes, expected) : K,
+        CorruptionThreshold = CorruptionThreshold,
+        JournalFoldBytes = JournalFoldBytes,
+    };
 
     /// <summary>Throws <see cref="ArgumentOutOfRangeException"/> or <see cref="ArgumentException"/> naming the first bad value.</summary>
     internal void Validate()
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(DataDirectory);
+        if (ExpectedStreams is <= 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(ExpectedStreams), ExpectedStreams, "ExpectedStreams must be at least 1 when set.");
+        }
+
         if (!IsDisabled)
         {
             ToFileOptions(SizeBytes).Validate();

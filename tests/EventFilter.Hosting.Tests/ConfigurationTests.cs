@@ -24,7 +24,8 @@ public sealed class ConfigurationTests : IDisposable
                 "StreamExistenceFilterSize": "1MiB",
                 "CheckpointInterval": "00:00:05",
                 "CorruptionThreshold": 0.1,
-                "CatchUpCheckpointRecords": 500
+                "CatchUpCheckpointRecords": 500,
+                "ExpectedStreams": 524288
               }
             }
             """;
@@ -36,6 +37,11 @@ public sealed class ConfigurationTests : IDisposable
         Assert.Equal(TimeSpan.FromSeconds(5), options.CheckpointInterval);
         Assert.Equal(0.1, options.CorruptionThreshold);
         Assert.Equal(500, options.CatchUpCheckpointRecords);
+        Assert.Equal(524_288, options.ExpectedStreams);
+
+        // 2 bytes of the 1 MiB per expected stream: the new file was made with the k that suits it.
+        using FilterFile file = FilterFile.Open(Path.Combine(_dir.Data, "stream-existence.filter"), new FilterFileOptions { SizeBytes = 1 << 20 });
+        Assert.Equal(9, file.Header.K);
     }
 
     [Fact]

@@ -34,6 +34,9 @@ public sealed class ValidationTests : IDisposable
     [InlineData("CheckpointInterval", "soon", "not a time span")]
     [InlineData("CatchUpCheckpointRecords", "0", "out of range")]
     [InlineData("CatchUpCheckpointRecords", "many", "not a whole number")]
+    [InlineData("ExpectedStreams", "0", "out of range")]
+    [InlineData("ExpectedStreams", "-3", "out of range")]
+    [InlineData("ExpectedStreams", "lots", "not a whole number")]
     public async Task A_bad_value_fails_start_with_one_line_and_creates_nothing(string key, string value, string problem)
     {
         using IHost host = TestHosts.Build(_dir, _log, _logs, null, (key, value));

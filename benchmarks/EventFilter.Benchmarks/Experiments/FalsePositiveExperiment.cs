@@ -11,7 +11,7 @@ namespace EventFilter.Benchmarks.Experiments;
 /// (480 per line), as the published tables do; the file is 512/480 of that. 7.5 is EventStoreDB's sizing, one byte
 /// of file per name. Each cell is a new filter with its own hash seed, so the cells are independent samples.
 /// </summary>
-public static class FalsePositiveExperiment
+public static partial class FalsePositiveExperiment
 {
     private const int AddedNames = 1 << 20;
     private const int QueryGenerations = 4; // 4 x 1M absent names per cell
@@ -55,6 +55,8 @@ public static class FalsePositiveExperiment
         Console.WriteLine($"{AddedNames:N0} names added, {(long)AddedNames * QueryGenerations:N0} absent names queried per cell; ± is the 95% binomial interval; bold is the best measured k.");
         Console.WriteLine();
         MarkdownTable.Print(["bits/name", "k", "measured FPR", "blocked model", "measured/model", "classic formula"], rows);
+        Console.WriteLine();
+        PerStream.Run(added, absent, results);
         return 0;
     }
 

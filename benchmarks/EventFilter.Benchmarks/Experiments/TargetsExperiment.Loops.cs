@@ -39,26 +39,4 @@ public static partial class TargetsExperiment
         InterlockedOrs,
         SingleWriterUnsynchronised,
     }
-
-    private static int Count(FilterFile filter, byte[][] names)
-    {
-        int maybe = 0;
-        foreach (byte[] name in names)
-        {
-            maybe += filter.MightExist(name) ? 1 : 0;
-        }
-
-        return maybe;
-    }
-
-    private static int Count(FilterFile filter, string[] names)
-    {
-        int maybe = 0;
-        foreach (string name in names)
-        {
-            maybe += filter.MightExist(name) ? 1 : 0;
-        }
-
-        return maybe;
-    }
 }

@@ -67,28 +67,10 @@ public class AddBenchmarks : FilterSizeBenchmark
     }
 
     [Benchmark(OperationsPerInvoke = Names)]
-    public int AddString()
-    {
-        int changed = 0;
-        foreach (string name in _names.Strings)
-        {
-            changed += _filter!.Add(name) ? 1 : 0;
-        }
-
-        return changed;
-    }
+    public int AddString() => NameLoops.CountAdded(_filter!, _names.Strings);
 
     [Benchmark(OperationsPerInvoke = Names)]
-    public int AddUtf8()
-    {
-        int changed = 0;
-        foreach (byte[] name in _names.Utf8)
-        {
-            changed += _filter!.Add(name) ? 1 : 0;
-        }
-
-        return changed;
-    }
+    public int AddUtf8() => NameLoops.CountAdded(_filter!, _names.Utf8);
 
     [Benchmark(OperationsPerInvoke = Names)]
     public int ClassicAddString()

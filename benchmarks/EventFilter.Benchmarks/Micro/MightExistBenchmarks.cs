@@ -38,52 +38,16 @@ public class MightExistBenchmarks : FilterSizeBenchmark
     public void SetupHugePageChase() => _hugePageChase = new PointerChaseBuffer(SizeBytes, hugePages: true);
 
     [Benchmark(OperationsPerInvoke = Names)]
-    public int HitString()
-    {
-        int maybe = 0;
-        foreach (string name in _hits.Strings)
-        {
-            maybe += _filter!.MightExist(name) ? 1 : 0;
-        }
-
-        return maybe;
-    }
+    public int HitString() => NameLoops.CountMaybe(_filter!, _hits.Strings);
 
     [Benchmark(OperationsPerInvoke = Names)]
-    public int HitUtf8()
-    {
-        int maybe = 0;
-        foreach (byte[] name in _hits.Utf8)
-        {
-            maybe += _filter!.MightExist(name) ? 1 : 0;
-        }
-
-        return maybe;
-    }
+    public int HitUtf8() => NameLoops.CountMaybe(_filter!, _hits.Utf8);
 
     [Benchmark(OperationsPerInvoke = Names)]
-    public int MissString()
-    {
-        int maybe = 0;
-        foreach (string name in _misses.Strings)
-        {
-            maybe += _filter!.MightExist(name) ? 1 : 0;
-        }
-
-        return maybe;
-    }
+    public int MissString() => NameLoops.CountMaybe(_filter!, _misses.Strings);
 
     [Benchmark(OperationsPerInvoke = Names)]
-    public int MissUtf8()
-    {
-        int maybe = 0;
-        foreach (byte[] name in _misses.Utf8)
-        {
-            maybe += _filter!.MightExist(name) ? 1 : 0;
-        }
-
-        return maybe;
-    }
+    public int MissUtf8() => NameLoops.CountMaybe(_filter!, _misses.Utf8);
 
     [Benchmark(OperationsPerInvoke = Names)]
     public int ClassicHitString()

@@ -17,11 +17,20 @@ public static class LoadedFilters
     /// <summary>Opens the cached loaded filter itself: for benchmarks that only look names up.</summary>
     public static FilterFile OpenShared(long sizeBytes) => FilterFile.Open(EnsureBuilt(sizeBytes), Options(sizeBytes));
 
+    /// <summary>Opens a cached filter with <paramref name="k"/> probes that holds the hit names among <paramref name="names"/> in all.</summary>
+    public static FilterFile OpenShared(long sizeBytes, long names, int k) => FilterFile.Open(EnsureBuilt(sizeBytes, names, k, withHits: true), Options(sizeBytes));
+
     /// <summary>Copies the cached loaded filter to a scratch file and opens that: for benchmarks that add.</summary>
-    public static FilterFile OpenCopy(long sizeBytes, string scratchName)
+    public static FilterFile OpenCopy(long sizeBytes, string scratchName) => OpenCopy(EnsureBuilt(sizeBytes), sizeBytes, scratchName);
+
+    /// <summary><see cref="OpenCopy(long, string)"/> of the filter <see cref="OpenShared(long, long, int)"/> opens.</summary>
+    public static FilterFile OpenCopy(long sizeBytes, long names, int k, string scratchName) =>
+        OpenCopy(EnsureBuilt(sizeBytes, names, k, withHits: true), sizeBytes, scratchName);
+
+    private static FilterFile OpenCopy(string cached, long sizeBytes, string scratchName)
     {
         string copy = BenchmarkDirectory.Scratch(scratchName);
-        File.Copy(EnsureBuilt(sizeBytes), copy, overwrite: true);
+        File.Copy(cached, copy, overwrite: true);
         return FilterFile.Open(copy, Options(sizeBytes));
     }
 
@@ -44,11 +53,20 @@ public static class LoadedFilters
     public static FilterFileOptions Options(long sizeBytes) => new() { SizeBytes = sizeBytes };
 
     /// <summary>Builds a filter at <paramref name="sizeBytes"/> with <paramref name="names"/> random hashes (no hit names) unless cached.</summary>
-    public static string EnsureBuilt(long sizeBytes, long? names = null)
+    public static string EnsureBuilt(long sizeBytes, long? names = null) =>
+        names is null
+            ? EnsureBuilt(sizeBytes, DesignLoad.Names(sizeBytes), FilterFileOptions.DefaultK, withHits: true)
+            : EnsureBuilt(sizeBytes, names.Value, FilterFileOptions.DefaultK, withHits: false);
+
+    /// <summary>
+    /// A filter with <paramref name="k"/> probes holding <paramref name="names"/> names in all: random hashes, and the
+    /// hit pool among them when <paramref name="withHits"/>. Cached by size, count and k (k = 6 keeps the old names).
+    /// </summary>
+    private static string EnsureBuilt(long sizeBytes, long names, int k, bool withHits)
     {
-        bool withHits = names is null;
-        long filler = names ?? DesignLoad.FillerNames(sizeBytes, StreamNames.PoolSize);
-        string path = BenchmarkDirectory.Cached($"loaded-v{FilterHeader.CurrentVersion}-{sizeBytes >> 20}MiB-{filler}{(withHits ? "-hits" : "")}.filter");
+        long filler = withHits ? Math.Max(0, names - StreamNames.PoolSize) : names;
+        string probes = k == FilterFileOptions.DefaultK ? "" : $"-k{k}";
+        string path = BenchmarkDirectory.Cached($"loaded-v{FilterHeader.CurrentVersion}-{sizeBytes >> 20}MiB-{filler}{probes}{(withHits ? "-hits" : "")}.filter");
         if (File.Exists(path))
         {
             return path;
@@ -57,7 +75,7 @@ public static class LoadedFilters
         string building = path + ".building";
         BenchmarkDirectory.DeleteQuietly(building);
         var started = Stopwatch.StartNew();
-        using (FilterFile filter = FilterFile.Create(building, Options(sizeBytes)))
+        using (FilterFile filter = FilterFile.Create(building, new FilterFileOptions { SizeBytes = sizeBytes, K = k }))
         {
             AddRandomHashes(filter, filler, path);
             if (withHits)

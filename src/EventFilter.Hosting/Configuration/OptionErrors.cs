@@ -29,6 +29,8 @@ internal static class OptionErrors
 
     public const string CatchUpCheckpointRecordsAccepted = "a whole number of records from 1 to 9223372036854775807, e.g. 1000000";
 
+    public const string ExpectedStreamsAccepted = "a whole number of streams from 1 to 9223372036854775807, e.g. 128000000, or nothing to keep k = 6";
+
     /// <summary>
     /// One failure, with no full stop at its end: the host joins several with "; " into one line
     /// (<see cref="Microsoft.Extensions.Options.OptionsValidationException.Message"/>), where a full stop would make ".;".

@@ -44,6 +44,13 @@ internal sealed class SectionReader(IConfiguration section) : IConfigureOptions<
         {
             options.CatchUpCheckpointRecords = records;
         }
+
+        // An empty value unsets it, as the key's absence does: "nothing" is what the option accepts besides a count.
+        if (!string.IsNullOrWhiteSpace(section[nameof(options.ExpectedStreams)])
+            && Read(options, nameof(options.ExpectedStreams), OptionErrors.ExpectedStreamsAccepted, "not a whole number", ParseLong) is { } expected)
+        {
+            options.ExpectedStreams = expected;
+        }
     }
 
     private T? Read<T>(StreamExistenceFilterHostingOptions options, string key, string accepted, string problem, Func<string, T?> parse)

@@ -46,6 +46,11 @@ internal sealed class StreamExistenceFilterOptionsValidator : IValidateOptions<S
             failures.Add(OptionErrors.Format(options.KeyOf(nameof(options.CatchUpCheckpointRecords)), options.CatchUpCheckpointRecords.ToString(CultureInfo.InvariantCulture), "out of range", OptionErrors.CatchUpCheckpointRecordsAccepted));
         }
 
+        if (options.ExpectedStreams is < 1 and long expected)
+        {
+            failures.Add(OptionErrors.Format(options.KeyOf(nameof(options.ExpectedStreams)), expected.ToString(CultureInfo.InvariantCulture), "out of range", OptionErrors.ExpectedStreamsAccepted));
+        }
+
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
 

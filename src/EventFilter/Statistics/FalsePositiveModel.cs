@@ -4,8 +4,9 @@ namespace EventFilter;
 
 /// <summary>
 /// The exact false-positive model of a blocked Bloom filter with 480-bit lines. Names spread over lines as a Poisson
-/// process with mean n / lines; a line holding j names has each bit still clear with probability (1 - 1/480)^(k j);
-/// a query for an absent name lands on such a line and finds all k probes set. See docs/design.md, section "False positives".
+/// process with mean n / lines; a line holding j names has had j k probes, each a uniform draw from its 480 bits; a query
+/// for an absent name lands on such a line and finds all k of its own probes set (<see cref="LineProbes"/>). See
+/// docs/design.md, section "False positives".
 /// </summary>
 public static class FalsePositiveModel
 {
@@ -29,7 +30,8 @@ public static class FalsePositiveModel
         // The sum runs over the Poisson terms within 12 standard deviations of the mean, but stops where a line holds so
         // many names that all k probes are set to within double rounding: every term from there on is its Poisson mass
         // alone, so the rest of the window adds 1 minus the mass already summed. The work is bounded by that point
-        // (17,616 terms at k = 1, 3,080 at k = 6), however many names per line.
+        // (17,616 terms at k = 1, 3,080 at k = 6), however many names per line. The bound uses the expected fill to the
+        // k-th power, which is at most the true chance that all k probes are set (Jensen), so it holds for the exact terms.
         double keepClear = Math.Log(1 - (1.0 / FilterGeometry.BitsPerLine));
         double saturated = Math.Ceiling(Math.Log(SaturationSlack / k) / (keepClear * k));
         double spread = (12 * Math.Sqrt(lambda)) + 12;
@@ -38,14 +40,22 @@ public static class FalsePositiveModel
         double last = Math.Min(to, saturated - 1);
         double sum = 0;
         double mass = 0;
-        double logFactorial = from <= last ? LogFactorial.Of(from) : 0;
-        for (double j = from; j <= last; j++)
+        if (from <= last)
         {
-            logFactorial += j > from ? Math.Log(j) : 0;
-            double poisson = Math.Exp((j * Math.Log(lambda)) - lambda - logFactorial);
-            double bitSet = 1 - Math.Exp(keepClear * k * j);
-            sum += poisson * Math.Pow(bitSet, k);
-            mass += poisson;
+            var probes = new LineProbes(k, stackalloc double[k + 1], stackalloc double[k + 1]);
+            double logFactorial = LogFactorial.Of(from);
+            for (double j = 0; j <= last; j++)
+            {
+                if (j >= from)
+                {
+                    logFactorial += j > from ? Math.Log(j) : 0;
+                    double poisson = Math.Exp((j * Math.Log(lambda)) - lambda - logFactorial);
+                    sum += poisson * probes.AllSet();
+                    mass += poisson;
+                }
+
+                probes.AddName();
+            }
         }
 
         return to < saturated ? sum : sum + (1 - mass);
@@ -58,13 +68,20 @@ public static class FalsePositiveModel
     internal static int BestK(double bitsPerName, int maxK = 24)
     {
         const long lines = 1_000_000;
-        double names = lines * FilterGeometry.BitsPerLine / bitsPerName;
+        return BestK(lines * FilterGeometry.BitsPerLine / bitsPerName, lines, maxK);
+    }
+
+    /// <summary>The k in 1..<paramref name="maxK"/> with the lowest expected rate for <paramref name="names"/> names in <paramref name="lines"/> lines.</summary>
+    internal static int BestK(double names, long lines, int maxK)
+    {
         int best = 1;
+        double bestRate = Expected(names, lines, best);
         for (int k = 2; k <= maxK; k++)
         {
-            if (Expected(names, lines, k) < Expected(names, lines, best))
+            double rate = Expected(names, lines, k);
+            if (rate < bestRate)
             {
-                best = k;
+                (best, bestRate) = (k, rate);
             }
         }
 
