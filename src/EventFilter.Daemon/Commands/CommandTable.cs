@@ -3,65 +3,78 @@ using System.Text;
 namespace EventFilter.Daemon.Commands;
 
 /// <summary>
-/// Every command eventfilterd knows, with its argument counts (the command name included), matched
-/// case-insensitively. Arity and unknown-command errors use Redis's wording, which clients recognise.
+/// Every command eventfilterd knows, with its argument counts (the command name included): <see cref="Identify"/> turns
+/// a name, matched case-insensitively, into its <see cref="RespCommand"/>, and <see cref="Execute"/> checks the count
+/// and runs the handler that value indexes (BF.ADD and BF.MADD have one each, so no handler reads the name). Arity and unknown-command errors use Redis's wording, which clients recognise.
 /// </summary>
 internal static class CommandTable
 {
-    private sealed record Command(string Name, byte[] Bytes, int MinArgs, int MaxArgs, Action<CommandContext> Run);
+    private sealed record Spec(RespCommand Command, string Name, byte[] Bytes, int MinArgs, int MaxArgs, Action<CommandContext> Run);
 
-    private static readonly Command[] Commands =
+    // Indexed by RespCommand (CommandTableTests checks that each entry sits at its value's index).
+    private static readonly Spec[] Specs =
     [
-        Define("PING", 1, 2, ServerCommands.Ping),
-        Define("ECHO", 2, 2, ServerCommands.Echo),
-        Define("QUIT", 1, int.MaxValue, ServerCommands.Quit),
-        Define("COMMAND", 1, int.MaxValue, ServerCommands.Command),
-        Define("INFO", 1, int.MaxValue, ServerCommands.Info),
-        Define("HELLO", 1, int.MaxValue, HelloCommand.Run),
-        Define("AUTH", 2, 3, ServerCommands.Auth),
-        Define("BF.RESERVE", 4, 7, BloomCommands.Reserve),
-        Define("BF.ADD", 3, 3, BloomCommands.Add),
-        Define("BF.MADD", 3, int.MaxValue, BloomCommands.Add),
-        Define("BF.EXISTS", 3, 3, BloomQueries.Exists),
-        Define("BF.MEXISTS", 3, int.MaxValue, BloomQueries.Exists),
-        Define("BF.INFO", 2, 3, BloomQueries.Info),
-        Define("BF.CARD", 2, 2, BloomQueries.Card),
-        Define("BF.INSERT", 4, int.MaxValue, BloomInsert.Run),
-        Define("BF.SCANDUMP", 3, 3, DumpCommands.ScanDump),
-        Define("BF.LOADCHUNK", 4, 4, DumpCommands.LoadChunk),
-        Define("DEL", 2, int.MaxValue, KeyCommands.Delete),
-        Define("UNLINK", 2, int.MaxValue, KeyCommands.Delete),
-        Define("EXISTS", 2, int.MaxValue, KeyCommands.Exists),
-        Define("KEYS", 2, 2, KeyCommands.Keys),
-        Define("SCAN", 2, int.MaxValue, KeyScan.Run),
-        Define("FLUSHALL", 1, 2, KeyCommands.FlushAll),
+        Define(RespCommand.Unknown, "", 0, int.MaxValue, ReplyUnknown),
+        Define(RespCommand.Ping, "PING", 1, 2, ServerCommands.Ping),
+        Define(RespCommand.Echo, "ECHO", 2, 2, ServerCommands.Echo),
+        Define(RespCommand.Quit, "QUIT", 1, int.MaxValue, ServerCommands.Quit),
+        Define(RespCommand.Command, "COMMAND", 1, int.MaxValue, ServerCommands.Command),
+        Define(RespCommand.Info, "INFO", 1, int.MaxValue, InfoCommand.Run),
+        Define(RespCommand.Hello, "HELLO", 1, int.MaxValue, HelloCommand.Run),
+        Define(RespCommand.Auth, "AUTH", 2, 3, ServerCommands.Auth),
+        Define(RespCommand.BfReserve, "BF.RESERVE", 4, 7, BloomCommands.Reserve),
+        Define(RespCommand.BfAdd, "BF.ADD", 3, 3, BloomCommands.Add),
+        Define(RespCommand.BfMadd, "BF.MADD", 3, int.MaxValue, BloomCommands.MultiAdd),
+        Define(RespCommand.BfExists, "BF.EXISTS", 3, 3, BloomQueries.Exists),
+        Define(RespCommand.BfMexists, "BF.MEXISTS", 3, int.MaxValue, BloomQueries.MultiExists),
+        Define(RespCommand.BfInfo, "BF.INFO", 2, 3, BloomQueries.Info),
+        Define(RespCommand.BfCard, "BF.CARD", 2, 2, BloomQueries.Card),
+        Define(RespCommand.BfInsert, "BF.INSERT", 4, int.MaxValue, BloomInsert.Run),
+        Define(RespCommand.BfScanDump, "BF.SCANDUMP", 3, 3, DumpCommands.ScanDump),
+        Define(RespCommand.BfLoadChunk, "BF.LOADCHUNK", 4, 4, DumpCommands.LoadChunk),
+        Define(RespCommand.Del, "DEL", 2, int.MaxValue, KeyCommands.Delete),
+        Define(RespCommand.Unlink, "UNLINK", 2, int.MaxValue, KeyCommands.Delete),
+        Define(RespCommand.Exists, "EXISTS", 2, int.MaxValue, KeyCommands.Exists),
+        Define(RespCommand.Keys, "KEYS", 2, 2, KeyCommands.Keys),
+        Define(RespCommand.Scan, "SCAN", 2, int.MaxValue, KeyScan.Run),
+        Define(RespCommand.FlushAll, "FLUSHALL", 1, 2, KeyCommands.FlushAll),
     ];
 
     /// <summary>Every command's name, for the tests that check each one (the NOAUTH gate).</summary>
-    public static IEnumerable<string> Names => Commands.Select(c => c.Name);
+    public static IEnumerable<string> Names => Specs.Skip(1).Select(c => c.Name);
 
-    /// <summary>Runs the parsed command, replying exactly once (an error reply included).</summary>
-    public static void Execute(CommandContext context)
+    /// <summary>The command <paramref name="name"/> names, any case; <see cref="RespCommand.Unknown"/> if none. Allocates nothing.</summary>
+    public static RespCommand Identify(ReadOnlySpan<byte> name)
     {
-        ReadOnlySpan<byte> name = context.Arguments[0];
-        foreach (Command command in Commands)
+        for (int i = 1; i < Specs.Length; i++)
         {
-            if (System.Text.Ascii.EqualsIgnoreCase(name, command.Bytes))
+            if (Ascii.EqualsIgnoreCase(name, Specs[i].Bytes))
             {
-                int count = context.Arguments.Count;
-                if (count < command.MinArgs || count > command.MaxArgs)
-                {
-                    context.Reply.Error($"ERR wrong number of arguments for '{command.Name.ToLowerInvariant()}' command");
-                    return;
-                }
-
-                command.Run(context);
-                return;
+                return (RespCommand)i;
             }
         }
 
-        context.Reply.Error(UnknownCommand(context));
+        return RespCommand.Unknown;
     }
+
+    /// <summary>The name <paramref name="command"/> is reported by (its upper-case form).</summary>
+    public static string NameOf(RespCommand command) => Specs[(int)command].Name;
+
+    /// <summary>Runs the parsed command as <paramref name="command"/>, replying exactly once (an error reply included).</summary>
+    public static void Execute(CommandContext context, RespCommand command)
+    {
+        Spec spec = Specs[(int)command];
+        int count = context.Arguments.Count;
+        if (count < spec.MinArgs || count > spec.MaxArgs)
+        {
+            context.Reply.Error($"ERR wrong number of arguments for '{spec.Name.ToLowerInvariant()}' command");
+            return;
+        }
+
+        spec.Run(context);
+    }
+
+    private static void ReplyUnknown(CommandContext context) => context.Reply.Error(UnknownCommand(context));
 
     private static string UnknownCommand(CommandContext context)
     {
@@ -86,5 +99,6 @@ internal static class CommandTable
         return text.ToString();
     }
 
-    private static Command Define(string name, int min, int max, Action<CommandContext> run) => new(name, Encoding.ASCII.GetBytes(name), min, max, run);
+    private static Spec Define(RespCommand command, string name, int min, int max, Action<CommandContext> run) =>
+        new(command, name, Encoding.ASCII.GetBytes(name), min, max, run);
 }

@@ -35,9 +35,6 @@ internal static class ServerCommands
     /// <summary>redis-cli asks for COMMAND DOCS at start for its hints; an empty array tells it there are none.</summary>
     public static void Command(CommandContext context) => context.Reply.ArrayHeader(0);
 
-    /// <summary>INFO [section ...], in Redis's format (<see cref="InfoCommand"/>).</summary>
-    public static void Info(CommandContext context) => InfoCommand.Run(context);
-
     /// <summary>
     /// AUTH password, or AUTH default password, as Redis answers them: OK and the connection is authenticated, or
     /// WRONGPASS and it stays as it was (a connection that had authenticated stays so). Without --requirepass-file,
@@ -80,6 +77,5 @@ internal static class ServerCommands
     }
 
     /// <summary>What a connection may send before it has authenticated, as in Redis: AUTH, HELLO (which can carry AUTH) and QUIT.</summary>
-    public static bool AllowedBeforeAuth(ReadOnlySpan<byte> name) =>
-        System.Text.Ascii.EqualsIgnoreCase(name, "AUTH"u8) || System.Text.Ascii.EqualsIgnoreCase(name, "HELLO"u8) || System.Text.Ascii.EqualsIgnoreCase(name, "QUIT"u8);
+    public static bool AllowedBeforeAuth(RespCommand command) => command is RespCommand.Auth or RespCommand.Hello or RespCommand.Quit;
 }

@@ -148,11 +148,12 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
             consumed += used;
             if (context.Arguments.Count > 0)
             {
-                (int adds, int checks) = CommandItems.Of(context.Arguments);
+                RespCommand command = CommandTable.Identify(context.Arguments[0]);
+                (int adds, int checks) = CommandItems.Of(command, context.Arguments);
                 commands++;
                 added += adds;
                 looked += checks;
-                RunOne();
+                RunOne(command);
                 keepOpen = !context.CloseAfterReply;
             }
         }
@@ -168,10 +169,10 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         return keepOpen;
     }
 
-    private void RunOne()
+    private void RunOne(RespCommand command)
     {
-        // Before any lookup: an unauthenticated client learns nothing, not even which commands exist.
-        if (!context.Authenticated && !ServerCommands.AllowedBeforeAuth(context.Arguments[0]))
+        // Before anything runs: an unauthenticated client learns nothing, not even which commands exist.
+        if (!context.Authenticated && !ServerCommands.AllowedBeforeAuth(command))
         {
             context.Reply.Error("NOAUTH Authentication required.");
             return;
@@ -179,7 +180,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
 
         try
         {
-            CommandTable.Execute(context);
+            CommandTable.Execute(context, command);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidDataException)
         {
