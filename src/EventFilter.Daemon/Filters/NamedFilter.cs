@@ -12,7 +12,6 @@ namespace EventFilter.Daemon.Filters;
 internal sealed partial class NamedFilter : IDisposable
 {
     private readonly Lock _gate = new();
-    private readonly Lock _checkpointGate = new();
     // Null while the filter is pending: created under --log-sync periodic, recorded in the control log, and given its
     // directory and log by its first add (Materialize), or by a start with --log-sync always.
     private DigestLog? _log;
@@ -22,15 +21,8 @@ internal sealed partial class NamedFilter : IDisposable
     // Told when a pending filter's files are made (FilterStore: the next tick fsyncs them).
     private readonly Action? _filesMade;
     private readonly List<FilterLayer> _layers = [];
-    // Digests added but not yet written to the log: a batch of pipelined adds costs one write, made before any of
-    // their replies is sent (WriteLog). Counted as items, so layer routing always follows log order.
-    private ulong[] _unwritten = new ulong[64];
-    private int _unwrittenCount;
-    // Log positions: the end of what the last fsync covered, and the position the layers were last checkpointed at.
-    private long _synced;
-    private long _checkpointed;
-    // False from a create until the checkpoint that fsyncs its log header and directory entry (NamedFilter.Durability.cs).
-    private bool _durable = true;
+    // Digests added but not yet written to the log (WriteLog). Counted as items, so layer routing follows log order.
+    private readonly UnwrittenDigests _unwritten = new();
     private bool _closed;
 
     private NamedFilter(string directory, FilterParameters parameters, DigestLog? log, FilterObserver observer, Action? filesMade = null)
@@ -68,7 +60,7 @@ internal sealed partial class NamedFilter : IDisposable
     /// its directory and log. Until then it has no items, so it answers every lookup "not there".
     /// </summary>
     public static NamedFilter CreatePending(string directory, FilterParameters parameters, FilterObserver observer, Action? filesMade = null) =>
-        new(directory, parameters, null, observer, filesMade) { _durable = false };
+        new(directory, parameters, null, observer, filesMade);
 
     /// <summary>Gives a pending filter its directory and log header (not durable: <see cref="Checkpoint"/> makes them so).</summary>
     public void Materialize()
@@ -95,7 +87,7 @@ internal sealed partial class NamedFilter : IDisposable
                 filter.OpenLayer(filter._layers.Count);
             }
 
-            filter._synced = filter._checkpointed = log.EndPosition;
+            filter.LogOpened(log.EndPosition, durable: true);
             return filter;
         }
         catch
@@ -108,7 +100,7 @@ internal sealed partial class NamedFilter : IDisposable
     /// <summary>Items BF.ADD answered 1 for (BF.CARD, "Number of items inserted").</summary>
     public long Count { get { lock (_gate) { return _closed ? 0 : Items; } } }
 
-    private long Items => (_log?.Records ?? 0) + _unwrittenCount;
+    private long Items => (_log?.Records ?? 0) + _unwritten.Count;
 
     public (long Capacity, long SizeBytes, int Layers, long Items) Describe()
     {
@@ -157,11 +149,7 @@ internal sealed partial class NamedFilter : IDisposable
                 return AddOutcome.Closed;
             }
 
-            if (_unwritten.Length - _unwrittenCount < digests.Length)
-            {
-                Array.Resize(ref _unwritten, Math.Max(_unwrittenCount + digests.Length, _unwritten.Length * 2));
-            }
-
+            _unwritten.Reserve(digests.Length);
             AddOutcome outcome = AddOutcome.Done;
             for (; answered < digests.Length; answered++)
             {
@@ -184,11 +172,29 @@ internal sealed partial class NamedFilter : IDisposable
                 }
 
                 _layers[^1].File.AddHash(digest);
-                _unwritten[_unwrittenCount++] = digest;
+                _unwritten.Add(digest);
                 added[answered] = true;
             }
 
             return outcome;
+        }
+    }
+
+    /// <summary>Closes the files; with <paramref name="checkpoint"/>, after a last checkpoint (a clean stop).</summary>
+    public void Close(bool checkpoint)
+    {
+        if (checkpoint)
+        {
+            Checkpoint(final: true);
+        }
+
+        lock (_checkpointGate)
+        {
+            lock (_gate)
+            {
+                _closed = true;
+                Dispose();
+            }
         }
     }
 
@@ -210,7 +216,7 @@ internal sealed partial class NamedFilter : IDisposable
         {
             Directory.CreateDirectory(_directory);
             _log = DigestLog.Create(LogPath(_directory), _parameters);
-            _synced = _checkpointed = _log.EndPosition;
+            LogOpened(_log.EndPosition, durable: false);
             _filesMade?.Invoke();
         }
     }
