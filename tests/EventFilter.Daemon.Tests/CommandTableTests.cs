@@ -28,7 +28,7 @@ public sealed class CommandTableTests : IDisposable
         Assert.Equal(known.Length, CommandTable.Names.Count());
         foreach (RespCommand command in known)
         {
-            string name = CommandTable.NameOf(command);
+            string name = CommandTable.Of(command).Name;
             Assert.Equal(command, CommandTable.Identify(System.Text.Encoding.ASCII.GetBytes(name)));
             Assert.Equal(command, CommandTable.Identify(System.Text.Encoding.ASCII.GetBytes(name.ToLowerInvariant())));
         }

@@ -31,4 +31,8 @@ internal enum RespCommand : byte
     Keys,
     Scan,
     FlushAll,
+    DbSize,
+    Select,
+    Client,
+    Config,
 }

@@ -2,7 +2,7 @@ using System.Reflection;
 
 namespace EventFilter.Daemon.Commands;
 
-/// <summary>The connection and server commands: PING, ECHO, QUIT, COMMAND, INFO and AUTH.</summary>
+/// <summary>The connection and server commands: PING, ECHO, QUIT, SELECT and AUTH.</summary>
 internal static class ServerCommands
 {
     /// <summary>The Redis version eventfilterd reports (INFO, HELLO): clients enable features by it, and these are Redis 7's.</summary>
@@ -32,8 +32,23 @@ internal static class ServerCommands
         context.CloseAfterReply = true;
     }
 
-    /// <summary>redis-cli asks for COMMAND DOCS at start for its hints; an empty array tells it there are none.</summary>
-    public static void Command(CommandContext context) => context.Reply.ArrayHeader(0);
+    /// <summary>SELECT index: there is one database, as in Redis with <c>databases 1</c>.</summary>
+    public static void Select(CommandContext context)
+    {
+        ReadOnlySpan<byte> index = context.Arguments[1];
+        if (!System.Buffers.Text.Utf8Parser.TryParse(index, out long database, out int used) || used != index.Length)
+        {
+            context.Reply.Error("ERR value is not an integer or out of range");
+        }
+        else if (database != 0)
+        {
+            context.Reply.Error("ERR DB index is out of range");
+        }
+        else
+        {
+            context.Reply.Ok();
+        }
+    }
 
     /// <summary>
     /// AUTH password, or AUTH default password, as Redis answers them: OK and the connection is authenticated, or

@@ -25,6 +25,12 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     private byte[] _buffer = new byte[16 * 1024];
     private int _filled;
 
+    /// <summary>The client's id (CLIENT ID).</summary>
+    public long Id => context.Client.Id;
+
+    /// <summary>This connection's line of CLIENT LIST.</summary>
+    public string Describe() => context.Client.Describe(context.Reply.ProtocolVersion);
+
     /// <summary>Completes when the connection's thread has ended and its socket is closed.</summary>
     public Task Finished => _finished.Task;
 
@@ -109,6 +115,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
 
         _filled += read;
         metrics.Totals.Received(read);
+        context.Client.Active();
         bool keepOpen = RunCommands();
 
         // Group commit: one log write (and with --log-sync always one fsync) per filter for the whole batch, before any reply.
