@@ -25,15 +25,15 @@ public sealed class FilterDurabilityTests : IDisposable
     public void A_name_has_one_filter_until_it_is_dropped(bool always)
     {
         using FilterDurability durability = Start(always ? LogSync.Always : LogSync.Periodic);
-        NamedFilter created = durability.Create("kab", Small)!;
-        Assert.Same(created, _map.Find("kab"));
-        Assert.Null(durability.Create("kab", Small));
-        Assert.Same(created, durability.FindOrCreate("kab", Small));
+        NamedFilter created = durability.Create("ab"u8, Small)!;
+        Assert.Same(created, _map.Find("ab"u8));
+        Assert.Null(durability.Create("ab"u8, Small));
+        Assert.Same(created, durability.FindOrCreate("ab"u8, Small));
 
-        Assert.True(durability.Drop("kab"));
-        Assert.False(durability.Drop("kab"));
-        Assert.Null(_map.Find("kab"));
-        Assert.NotSame(created, durability.FindOrCreate("kab", Small));
+        Assert.True(durability.Drop("ab"u8));
+        Assert.False(durability.Drop("ab"u8));
+        Assert.Null(_map.Find("ab"u8));
+        Assert.NotSame(created, durability.FindOrCreate("ab"u8, Small));
     }
 
     [Theory]
@@ -42,12 +42,12 @@ public sealed class FilterDurabilityTests : IDisposable
     public void A_dropped_filters_directory_is_hidden_at_once_and_its_files_go_at_the_next_tick(bool always)
     {
         using FilterDurability durability = Start(always ? LogSync.Always : LogSync.Periodic);
-        Assert.False(durability.Drop("kcd"));
-        durability.Create("kcd", Small)!.Materialize();
+        Assert.False(durability.Drop("cd"u8));
+        durability.Create("cd"u8, Small)!.Materialize();
         durability.Tick();
 
-        Assert.True(durability.Drop("kcd"));
-        Assert.False(Directory.Exists(Path.Combine(Root, "kcd")));
+        Assert.True(durability.Drop("cd"u8));
+        Assert.False(Directory.Exists(Path.Combine(Root, KeyNames.DirectoryName("cd"u8))));
         Assert.Single(Directory.GetDirectories(Root), d => d.EndsWith(DataLayout.DeletingSuffix, StringComparison.Ordinal));
 
         durability.Tick();
@@ -58,8 +58,8 @@ public sealed class FilterDurabilityTests : IDisposable
     public void Always_makes_the_filters_directory_and_log_before_the_create_returns()
     {
         using FilterDurability durability = Start(LogSync.Always);
-        durability.Create("kef", Small);
-        Assert.True(File.Exists(NamedFilter.LogPath(Path.Combine(Root, "kef"))));
+        durability.Create("ef"u8, Small);
+        Assert.True(File.Exists(NamedFilter.LogPath(Path.Combine(Root, KeyNames.DirectoryName("ef"u8)))));
     }
 
     [Fact]
@@ -67,14 +67,14 @@ public sealed class FilterDurabilityTests : IDisposable
     {
         using (FilterDurability durability = Start(LogSync.Periodic))
         {
-            durability.Create("kef", Small);
+            durability.Create("ef"u8, Small);
             Assert.Empty(Directory.GetDirectories(Root));
         }
 
         // Not ticked: the record alone brings the filter back, pending.
-        _map.Remove("kef");
+        _map.Remove(_map.Find("ef"u8)!);
         using FilterDurability reopened = Start(LogSync.Periodic);
-        NamedFilter pending = Assert.IsType<NamedFilter>(_map.Find("kef"));
+        NamedFilter pending = Assert.IsType<NamedFilter>(_map.Find("ef"u8));
         Assert.False(pending.IsMaterialized);
     }
 

@@ -49,7 +49,7 @@ internal static class BloomCommands
         }
 
         var parameters = new FilterParameters(capacity, rate, expansion, nonScaling);
-        if (BloomArguments.CheckCreate(args[1], parameters) is { } invalid)
+        if (BloomArguments.CheckCreate(parameters) is { } invalid)
         {
             context.Reply.Error(invalid);
         }
@@ -77,7 +77,7 @@ internal static class BloomCommands
         if (filter is null)
         {
             FilterParameters parameters = context.DefaultParameters;
-            if (BloomArguments.CheckCreate(context.Arguments[1], parameters) is { } invalid)
+            if (BloomArguments.CheckCreate(parameters) is { } invalid)
             {
                 context.Reply.Error(invalid);
                 return;

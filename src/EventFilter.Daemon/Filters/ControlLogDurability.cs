@@ -98,13 +98,21 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
 
     public override void Dispose() => control.Dispose();
 
-    /// <summary>One record, and no inode allocated on the request path: the filter's files come with its first add.</summary>
-    protected override NamedFilter Make(string name, FilterParameters parameters)
+    /// <summary>
+    /// One record, and no inode allocated on the request path: the filter's files come with its first add. A long key's
+    /// filter gets its files (key file first) now, since its record's name does not hold the key; the tick makes them durable.
+    /// </summary>
+    protected override NamedFilter Make(string name, byte[] key, FilterParameters parameters)
     {
         control.Append(new ControlRecord(ControlAction.Create, name, parameters));
-        NamedFilter pending = NamedFilter.CreatePending(Path.Combine(Root, name), parameters, Observer, FilesMade);
-        _undurable.Add(pending);
-        return pending;
+        NamedFilter filter = NamedFilter.CreatePending(Path.Combine(Root, name), key, parameters, Observer, FilesMade);
+        if (KeyNames.IsHashedName(name))
+        {
+            filter.Materialize();
+        }
+
+        _undurable.Add(filter);
+        return filter;
     }
 
     /// <summary>Recorded before anything changes: a failed write leaves the filter as it was.</summary>

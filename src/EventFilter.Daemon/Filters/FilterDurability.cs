@@ -29,33 +29,34 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
     /// <summary>Held by a create or drop, and by a tick for what must not race them.</summary>
     protected Lock Changes => _changes;
 
-    /// <summary>Creates the filter <paramref name="name"/>; null when it exists already.</summary>
-    public NamedFilter? Create(string name, FilterParameters parameters)
+    /// <summary>Creates the filter <paramref name="key"/>; null when it exists already.</summary>
+    public NamedFilter? Create(ReadOnlySpan<byte> key, FilterParameters parameters)
     {
         lock (_changes)
         {
-            return Map.Find(name) is null ? Add(name, parameters) : null;
+            return Map.Find(key) is null ? Add(key.ToArray(), parameters) : null;
         }
     }
 
-    /// <summary>The filter <paramref name="name"/>, created if another connection has not made it since the caller looked.</summary>
-    public NamedFilter FindOrCreate(string name, FilterParameters parameters)
+    /// <summary>The filter <paramref name="key"/>, created if another connection has not made it since the caller looked.</summary>
+    public NamedFilter FindOrCreate(ReadOnlySpan<byte> key, FilterParameters parameters)
     {
         lock (_changes)
         {
-            return Map.Find(name) ?? Add(name, parameters);
+            return Map.Find(key) ?? Add(key.ToArray(), parameters);
         }
     }
 
-    public bool Drop(string name)
+    public bool Drop(ReadOnlySpan<byte> key)
     {
         lock (_changes)
         {
-            if (!DropLocked(name))
+            if (Map.Find(key) is not { } filter)
             {
                 return false;
             }
 
+            DropLocked(filter);
             Dropped();
             return true;
         }
@@ -65,9 +66,9 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
     {
         lock (_changes)
         {
-            foreach (string name in Map.Names())
+            foreach (NamedFilter filter in Map.Snapshot())
             {
-                DropLocked(name);
+                DropLocked(filter);
             }
 
             Dropped(); // one fsync for them all with --log-sync always
@@ -75,16 +76,16 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
     }
 
     /// <summary>
-    /// Moves a restored filter's durable directory <paramref name="staged"/> into place as <paramref name="name"/>,
-    /// fsyncs <c>filters/</c>, records the create as the mode needs, and opens it; null (nothing moved) when the name has
-    /// a filter or a directory meanwhile. <paramref name="moved"/> is told once the directory is in place.
+    /// Moves a restored filter's durable directory <paramref name="staged"/> into place as <paramref name="key"/>'s,
+    /// fsyncs <c>filters/</c>, records the create as the mode needs, and opens it; null (nothing moved) when the key has
+    /// a filter or its name a directory meanwhile. <paramref name="moved"/> is told once the directory is in place.
     /// </summary>
-    public NamedFilter? Publish(string name, string staged, FilterParameters parameters, Action moved)
+    public NamedFilter? Publish(byte[] key, string staged, FilterParameters parameters, Action moved)
     {
         lock (_changes)
         {
-            string final = Path.Combine(Root, name);
-            if (Map.Find(name) is not null || Directory.Exists(final))
+            string final = Path.Combine(Root, FreeName(key));
+            if (Map.Find(key) is not null || Directory.Exists(final))
             {
                 return null;
             }
@@ -92,9 +93,9 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
             Directory.Move(staged, final);
             moved();
             SyncRoot();
-            Published(name, parameters);
+            Published(Path.GetFileName(final), parameters);
             NamedFilter filter = NamedFilter.Open(final, Observer);
-            Map.Set(filter);
+            Map.Add(filter);
             return filter;
         }
     }
@@ -115,8 +116,8 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
     {
     }
 
-    /// <summary>Makes the filter (under <see cref="Changes"/>), durable as the mode promises before the reply.</summary>
-    protected abstract NamedFilter Make(string name, FilterParameters parameters);
+    /// <summary>Makes the filter in <c>filters/</c><paramref name="name"/> (under <see cref="Changes"/>), durable as the mode promises before the reply.</summary>
+    protected abstract NamedFilter Make(string name, byte[] key, FilterParameters parameters);
 
     /// <summary>Before a drop changes anything: a failure here leaves the filter as it was.</summary>
     protected virtual void DropStarting(string name)
@@ -182,18 +183,21 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
         {
             if (record.Action == ControlAction.Drop)
             {
-                if (Map.Remove(record.Name) is { } filter)
+                if (Map.FindByName(record.Name) is { } filter)
                 {
+                    Map.Remove(filter);
                     filter.Close(checkpoint: false);
                     Directory.Delete(Path.Combine(Root, record.Name), recursive: true);
                     rootChanged = true;
                     dropped++;
                 }
             }
-            else if (Map.Find(record.Name) is null)
+            else if (Map.FindByName(record.Name) is null && KeyNames.TryParse(record.Name, out byte[] key))
             {
-                NamedFilter filter = NamedFilter.CreatePending(Path.Combine(Root, record.Name), record.Parameters, Observer, filesMade);
-                Map.Set(filter);
+                // A long key's name does not hold the key, and its filter had its files from the create on: one whose
+                // directory is missing was lost with power (docs/daemon.md, "Durability").
+                NamedFilter filter = NamedFilter.CreatePending(Path.Combine(Root, record.Name), key, record.Parameters, Observer, filesMade);
+                Map.Add(filter);
                 pending.Add(filter);
             }
         }
@@ -201,33 +205,42 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
         return pending;
     }
 
-    private NamedFilter Add(string name, FilterParameters parameters)
+    private NamedFilter Add(byte[] key, FilterParameters parameters)
     {
-        NamedFilter filter = Make(name, parameters);
-        Map.Set(filter);
+        NamedFilter filter = Make(FreeName(key), key, parameters);
+        Map.Add(filter);
         return filter;
     }
 
-    private bool DropLocked(string name)
+    /// <summary>
+    /// The directory name for a new filter of <paramref name="key"/>, which has none: its hex, or the first hashed name
+    /// no other filter and no directory has (another name only for a hash collision).
+    /// </summary>
+    private string FreeName(byte[] key)
     {
-        if (Map.Find(name) is not { } filter)
+        string name = KeyNames.DirectoryName(key);
+        for (int collision = 1; !KeyNames.IsHexNamed(key.Length) && (Map.FindByName(name) is not null || Directory.Exists(Path.Combine(Root, name))); collision++)
         {
-            return false;
+            name = KeyNames.DirectoryName(key, collision);
         }
 
-        DropStarting(name);
-        Map.Remove(name);
+        return name;
+    }
+
+    private void DropLocked(NamedFilter filter)
+    {
+        DropStarting(filter.Name);
+        Map.Remove(filter);
         filter.Close(checkpoint: false);
         bool hidden = filter.IsMaterialized;
         if (hidden)
         {
             // A name of its own, so that a filter dropped again before the last one's files are gone does not collide.
-            string deleted = Path.Combine(Root, $"{name}.{++_drops}{DataLayout.DeletingSuffix}");
-            Directory.Move(Path.Combine(Root, name), deleted);
+            string deleted = Path.Combine(Root, $"{filter.Name}.{++_drops}{DataLayout.DeletingSuffix}");
+            Directory.Move(Path.Combine(Root, filter.Name), deleted);
             _dropped.Add(deleted);
         }
 
         DropDone(filter, hidden);
-        return true;
     }
 }

@@ -1,66 +1,52 @@
-using EventFilter.Daemon.Formats;
-
 namespace EventFilter.Daemon.Filters;
 
 /// <summary>
-/// The name-to-filter map: every named filter that exists, by its directory name (<see cref="KeyNames"/>). Its lock
-/// guards the map only, so lookups (the hot path) never wait for a create's or drop's file I/O; creates and drops are
-/// serialised with each other by <see cref="FilterDurability"/>.
+/// The name-to-filter map: every named filter that exists, by its key's exact bytes, and by its directory name for the
+/// control log's records, which name directories. Its lock guards the map only, so lookups (the hot path) never wait
+/// for a create's or drop's file I/O; creates and drops are serialised with each other by <see cref="FilterDurability"/>.
 /// </summary>
 internal sealed class FilterMap
 {
     private readonly Lock _gate = new();
-    private readonly Dictionary<string, NamedFilter> _filters = new(StringComparer.Ordinal);
+    private readonly Dictionary<byte[], NamedFilter> _byKey = new(KeyComparer.Instance);
+    private readonly Dictionary<string, NamedFilter> _byName = new(StringComparer.Ordinal);
 
-    public int Count { get { lock (_gate) { return _filters.Count; } } }
+    public int Count { get { lock (_gate) { return _byKey.Count; } } }
 
     /// <summary>The filter named <paramref name="key"/>, or null; allocates nothing (lookups are the hot path).</summary>
     public NamedFilter? Find(ReadOnlySpan<byte> key)
     {
-        if (key.Length > KeyNames.MaxKeyBytes)
-        {
-            return null;
-        }
-
-        Span<char> name = stackalloc char[KeyNames.MaxNameChars];
-        int length = KeyNames.WriteDirectoryName(key, name);
         lock (_gate)
         {
-            return _filters.GetAlternateLookup<ReadOnlySpan<char>>().TryGetValue(name[..length], out NamedFilter? filter) ? filter : null;
+            return _byKey.GetAlternateLookup<ReadOnlySpan<byte>>().TryGetValue(key, out NamedFilter? filter) ? filter : null;
         }
     }
 
     /// <summary>The filter whose directory is <paramref name="name"/>, or null.</summary>
-    public NamedFilter? Find(string name)
+    public NamedFilter? FindByName(string name)
     {
         lock (_gate)
         {
-            return _filters.GetValueOrDefault(name);
+            return _byName.GetValueOrDefault(name);
         }
     }
 
-    /// <summary>Adds <paramref name="filter"/> under its name, or replaces the one there.</summary>
-    public void Set(NamedFilter filter)
+    /// <summary>Adds <paramref name="filter"/> under its key and name; the key has no filter.</summary>
+    public void Add(NamedFilter filter)
     {
         lock (_gate)
         {
-            _filters[filter.Name] = filter;
+            _byKey.Add(filter.Key, filter);
+            _byName.Add(filter.Name, filter);
         }
     }
 
-    public NamedFilter? Remove(string name)
+    public void Remove(NamedFilter filter)
     {
         lock (_gate)
         {
-            return _filters.Remove(name, out NamedFilter? filter) ? filter : null;
-        }
-    }
-
-    public string[] Names()
-    {
-        lock (_gate)
-        {
-            return [.. _filters.Keys];
+            _byKey.Remove(filter.Key);
+            _byName.Remove(filter.Name);
         }
     }
 
@@ -68,7 +54,7 @@ internal sealed class FilterMap
     {
         lock (_gate)
         {
-            return [.. _filters.Keys.Select(name => KeyNames.TryParse(name, out byte[] key) ? key : [])];
+            return [.. _byKey.Keys];
         }
     }
 
@@ -76,7 +62,7 @@ internal sealed class FilterMap
     {
         lock (_gate)
         {
-            return [.. _filters.Values];
+            return [.. _byKey.Values];
         }
     }
 }

@@ -12,27 +12,26 @@ namespace EventFilter.Daemon.Filters;
 /// </summary>
 internal sealed class FilterRestores(FilterMap map, string root, FilterObserver observer, FilterDurability durability)
 {
-    // Guarded by itself. Keyed by the filter's directory name, as the map is.
-    private readonly Dictionary<string, RestoreSession> _restores = new(StringComparer.Ordinal);
+    // Guarded by itself. Keyed by the filter's key, as the map is.
+    private readonly Dictionary<byte[], RestoreSession> _restores = new(KeyComparer.Instance);
     private long _restoreCount;
 
     /// <summary>Starts restoring <paramref name="header"/>'s dump into <paramref name="key"/>, which must have no filter; replaces an unfinished restore of the key.</summary>
     public string? Begin(ReadOnlySpan<byte> key, DumpHeader header)
     {
-        string name = KeyNames.DirectoryName(key);
-        if (map.Find(name) is not null)
+        if (map.Find(key) is not null)
         {
             return "item exists: BF.LOADCHUNK restores a dump into a key that has no filter; DEL it first";
         }
 
         // Its files first: a failure to make them (a full disk) leaves any restore under way as it was.
-        string directory = Path.Combine(root, $"{name}.restore-{Interlocked.Increment(ref _restoreCount)}{DataLayout.CreatingSuffix}");
-        var session = new RestoreSession(name, directory, header, NamedFilter.Create(directory, header.Parameters, observer));
+        string directory = Path.Combine(root, $"{KeyNames.DirectoryName(key)}.restore-{Interlocked.Increment(ref _restoreCount)}{DataLayout.CreatingSuffix}");
+        var session = new RestoreSession(key.ToArray(), directory, header, NamedFilter.Create(directory, key.ToArray(), header.Parameters, observer));
         RestoreSession? replaced;
         lock (_restores)
         {
-            _restores.Remove(name, out replaced);
-            _restores[name] = session;
+            _restores.Remove(session.Key, out replaced);
+            _restores[session.Key] = session;
         }
 
         if (replaced is not null)
@@ -52,16 +51,15 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
     /// <summary>Loads the next chunk of the key's restore; the last one publishes the filter.</summary>
     public string? LoadItems(ReadOnlySpan<byte> key, long iterator, DumpItems items)
     {
-        string name = KeyNames.DirectoryName(key);
         RestoreSession? session;
         lock (_restores)
         {
-            _restores.TryGetValue(name, out session);
+            _restores.GetAlternateLookup<ReadOnlySpan<byte>>().TryGetValue(key, out session);
         }
 
         if (session is null)
         {
-            return map.Find(name) is null
+            return map.Find(key) is null
                 ? "not found: no restore of this key is under way; load the dump's first chunk (BF.SCANDUMP's answer to iterator 0) first"
                 : "the key holds a filter and is not being restored: BF.LOADCHUNK restores a dump into a key that has no filter";
         }
@@ -104,7 +102,7 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
         try
         {
             session.Staged.Close(checkpoint: true);
-            if (durability.Publish(session.Name, session.Directory, session.Header.Parameters, moved: () => session.IsOver = true) is null)
+            if (durability.Publish(session.Key, session.Directory, session.Header.Parameters, moved: () => session.IsOver = true) is null)
             {
                 Abandon(session);
                 return "item exists: a filter was made under the key while it was being restored; the restore was abandoned";
@@ -144,9 +142,9 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
     {
         lock (_restores)
         {
-            if (_restores.TryGetValue(session.Name, out RestoreSession? current) && current == session)
+            if (_restores.TryGetValue(session.Key, out RestoreSession? current) && current == session)
             {
-                _restores.Remove(session.Name);
+                _restores.Remove(session.Key);
             }
         }
     }

@@ -58,12 +58,12 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
     public NamedFilter? Find(ReadOnlySpan<byte> key) => _map.Find(key);
 
     /// <summary>Creates the filter (durably with --log-sync always); returns null when the key already has one.</summary>
-    public NamedFilter? Create(ReadOnlySpan<byte> key, FilterParameters parameters) => Durability.Create(KeyNames.DirectoryName(key), parameters);
+    public NamedFilter? Create(ReadOnlySpan<byte> key, FilterParameters parameters) => Durability.Create(key, parameters);
 
     public NamedFilter FindOrCreate(ReadOnlySpan<byte> key, FilterParameters parameters) =>
-        _map.Find(key) ?? Durability.FindOrCreate(KeyNames.DirectoryName(key), parameters);
+        _map.Find(key) ?? Durability.FindOrCreate(key, parameters);
 
-    public bool Delete(ReadOnlySpan<byte> key) => Durability.Drop(KeyNames.DirectoryName(key));
+    public bool Delete(ReadOnlySpan<byte> key) => Durability.Drop(key);
 
     public void DeleteAll() => Durability.DropAll();
 
@@ -109,9 +109,10 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
             {
                 Directory.Delete(directory, recursive: true);
             }
-            else if (KeyNames.TryParse(name, out _))
+            else if (KeyNames.IsFilterName(name))
             {
-                if (DigestLog.IsUnwritten(NamedFilter.LogPath(directory)))
+                if (DigestLog.IsUnwritten(NamedFilter.LogPath(directory))
+                    || (KeyNames.IsHashedName(name) && KeyFileFormat.IsUnwritten(DigestLog.FirstBytes(Path.Combine(directory, DataLayout.KeyFile), KeyFileFormat.HeaderLength))))
                 {
                     Log.UnwrittenFilterDropped(logger, directory);
                     Directory.Delete(directory, recursive: true);
@@ -119,7 +120,14 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
                 }
                 else
                 {
-                    _map.Set(NamedFilter.Open(directory, observer));
+                    NamedFilter filter = NamedFilter.Open(directory, observer);
+                    if (_map.Find(filter.Key) is { } other)
+                    {
+                        filter.Dispose();
+                        throw new InvalidDataException($"The filters '{directory}' and '{other.Name}' have the same key.");
+                    }
+
+                    _map.Add(filter);
                 }
             }
         }

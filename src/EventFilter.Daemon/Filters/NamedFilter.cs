@@ -25,9 +25,10 @@ internal sealed partial class NamedFilter : IDisposable
     private readonly UnwrittenDigests _unwritten = new();
     private bool _closed;
 
-    private NamedFilter(string directory, FilterParameters parameters, DigestLog? log, FilterObserver observer, Action? filesMade = null)
+    private NamedFilter(string directory, byte[] key, FilterParameters parameters, DigestLog? log, FilterObserver observer, Action? filesMade = null)
     {
         _directory = directory;
+        Key = key;
         _parameters = parameters;
         _log = log;
         _observer = observer;
@@ -36,6 +37,9 @@ internal sealed partial class NamedFilter : IDisposable
 
     /// <summary>The filter's directory name (KeyNames).</summary>
     public string Name => Path.GetFileName(_directory);
+
+    /// <summary>The filter's key, exactly as clients send it.</summary>
+    public byte[] Key { get; }
 
     public bool IsClosed { get { lock (_gate) { return _closed; } } }
 
@@ -48,9 +52,9 @@ internal sealed partial class NamedFilter : IDisposable
     /// durable (<see cref="Checkpoint"/> makes them so). No layer file yet: the first add creates layer 0, so a filter
     /// that is created and dropped unused costs a directory and one small file.
     /// </summary>
-    public static NamedFilter Create(string directory, FilterParameters parameters, FilterObserver observer)
+    public static NamedFilter Create(string directory, byte[] key, FilterParameters parameters, FilterObserver observer)
     {
-        var filter = CreatePending(directory, parameters, observer);
+        var filter = CreatePending(directory, key, parameters, observer);
         filter.Materialize();
         return filter;
     }
@@ -59,8 +63,8 @@ internal sealed partial class NamedFilter : IDisposable
     /// A filter with no files yet, whose create the caller recorded in the control log: <see cref="Materialize"/> makes
     /// its directory and log. Until then it has no items, so it answers every lookup "not there".
     /// </summary>
-    public static NamedFilter CreatePending(string directory, FilterParameters parameters, FilterObserver observer, Action? filesMade = null) =>
-        new(directory, parameters, null, observer, filesMade);
+    public static NamedFilter CreatePending(string directory, byte[] key, FilterParameters parameters, FilterObserver observer, Action? filesMade = null) =>
+        new(directory, key, parameters, null, observer, filesMade);
 
     /// <summary>Gives a pending filter its directory and log header (not durable: <see cref="Checkpoint"/> makes them so).</summary>
     public void Materialize()
@@ -74,11 +78,13 @@ internal sealed partial class NamedFilter : IDisposable
     /// <summary>True once the filter has its directory (a pending filter has none, so a drop has nothing to rename).</summary>
     public bool IsMaterialized { get { lock (_gate) { return _log is not null; } } }
 
-    /// <summary>Opens the filter in <paramref name="directory"/>: its log, then every layer the log's items reach, each caught up.</summary>
+    /// <summary>Opens the filter in <paramref name="directory"/>: its key, its log, then every layer the log's items reach, each caught up.</summary>
+    /// <exception cref="InvalidDataException">The key file or the log's header is damaged.</exception>
     public static NamedFilter Open(string directory, FilterObserver observer)
     {
+        byte[] key = KeyFileFormat.ReadKey(directory);
         DigestLog log = DigestLog.Open(LogPath(directory));
-        var filter = new NamedFilter(directory, log.Parameters, log, observer);
+        var filter = new NamedFilter(directory, key, log.Parameters, log, observer);
         try
         {
             long records = log.Records;
@@ -215,10 +221,23 @@ internal sealed partial class NamedFilter : IDisposable
         if (_log is null)
         {
             Directory.CreateDirectory(_directory);
+            if (!KeyNames.IsHexNamed(Key.Length))
+            {
+                // Before the log, and fsynced: a log whose key is not on the disk would be a filter without a name.
+                WriteKeyFile(Path.Combine(_directory, DataLayout.KeyFile), Key);
+            }
+
             _log = DigestLog.Create(LogPath(_directory), _parameters);
             LogOpened(_log.EndPosition, durable: false);
             _filesMade?.Invoke();
         }
+    }
+
+    private static void WriteKeyFile(string path, byte[] key)
+    {
+        using var file = new FileStream(path, FileMode.CreateNew, FileAccess.Write);
+        file.Write(KeyFileFormat.Write(key));
+        file.Flush(flushToDisk: true);
     }
 
     private bool MightExistLocked(ulong digest)
