@@ -39,12 +39,27 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
             DurableDirectory.Sync(dataDirectory);
         }
 
-        bool rootChanged = OpenDirectories();
-        _durability = logSync == LogSync.Always
+        FilterDurability durability = logSync == LogSync.Always
             ? new ImmediateDurability(_map, _root, observer, control)
             : new ControlLogDurability(_map, _root, observer, control);
-        _restores = new FilterRestores(_map, _root, observer, _durability);
-        (int pending, int dropped) = _durability.Start(records, rootChanged);
+        int pending, dropped;
+        try
+        {
+            (pending, dropped) = durability.Start(records, OpenDirectories());
+        }
+        catch
+        {
+            // The start stops here: close what it opened, changing nothing more.
+            foreach (NamedFilter filter in _map.Snapshot())
+            {
+                filter.Dispose();
+            }
+
+            durability.Dispose();
+            throw;
+        }
+
+        (_durability, _restores) = (durability, new FilterRestores(_map, _root, observer, durability));
         if (records.Count > 0)
         {
             // Pending filters carried from a clean stop are counted too: they are the filters that have no directory.
