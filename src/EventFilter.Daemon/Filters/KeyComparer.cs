@@ -8,6 +8,9 @@ namespace EventFilter.Daemon.Filters;
 /// </summary>
 internal sealed class KeyComparer : IEqualityComparer<byte[]>, IAlternateEqualityComparer<ReadOnlySpan<byte>, byte[]>
 {
+    // Seeded per process, as string hashing is: a client cannot choose keys that all land in one bucket.
+    private static readonly long Seed = Random.Shared.NextInt64();
+
     public static KeyComparer Instance { get; } = new();
 
     public bool Equals(byte[]? x, byte[]? y) => x.AsSpan().SequenceEqual(y);
@@ -16,7 +19,7 @@ internal sealed class KeyComparer : IEqualityComparer<byte[]>, IAlternateEqualit
 
     public bool Equals(ReadOnlySpan<byte> alternate, byte[] other) => alternate.SequenceEqual(other);
 
-    public int GetHashCode(ReadOnlySpan<byte> alternate) => (int)XxHash3.HashToUInt64(alternate);
+    public int GetHashCode(ReadOnlySpan<byte> alternate) => (int)XxHash3.HashToUInt64(alternate, Seed);
 
     public byte[] Create(ReadOnlySpan<byte> alternate) => alternate.ToArray();
 }
