@@ -5,7 +5,8 @@ namespace EventFilter.Daemon.Commands;
 /// <summary>
 /// COMMAND, COMMAND COUNT, INFO, DOCS and LIST, as Redis 7 answers them: an entry per command of ten elements (name,
 /// arity, flags, first key, last key, step, ACL categories, tips, key specifications, subcommands) from the command
-/// table. There are no ACLs, tips or key specifications here, so those are empty; DOCS answers an empty map.
+/// table, with Redis 7.0's types (in RESP3 the flags, categories, tips, key specifications and subcommands are sets).
+/// There are no ACLs, tips or key specifications here, so those are empty; DOCS answers an empty map.
 /// </summary>
 internal static class CommandIntrospection
 {
@@ -107,9 +108,9 @@ internal static class CommandIntrospection
         reply.Integer(last);
         reply.Integer(step);
         reply.SetHeader(0); // ACL categories: there are no ACLs
-        reply.ArrayHeader(0); // tips
-        reply.ArrayHeader(0); // key specifications
-        reply.ArrayHeader(command.Subcommands.Length);
+        reply.SetHeader(0); // tips
+        reply.SetHeader(0); // key specifications
+        reply.SetHeader(command.Subcommands.Length);
         foreach (CommandSpec subcommand in command.Subcommands)
         {
             Entry(reply, subcommand);

@@ -7,7 +7,7 @@ namespace EventFilter.Daemon.Commands;
 
 /// <summary>
 /// CONFIG GET pattern [pattern ...], as Redis 7 answers it: the parameters whose names match any pattern (Redis's glob,
-/// any case), each once, as a map (a flat array in RESP2). Only parameters whose value says something true of this
+/// any case; a pattern without one answers under the name as sent), each once, as a map (a flat array in RESP2). Only parameters whose value says something true of this
 /// daemon are reported; any other name matches nothing. CONFIG SET and the rest are unknown subcommands.
 /// </summary>
 internal static class ConfigCommand
@@ -33,8 +33,16 @@ internal static class ConfigCommand
         var matched = new List<(string Name, string Value)>();
         for (int i = 2; i < context.Arguments.Count; i++)
         {
-            byte[] pattern = Encoding.ASCII.GetBytes(Encoding.ASCII.GetString(context.Arguments[i]).ToLowerInvariant());
-            matched.AddRange(parameters.Where(p => !matched.Contains(p) && KeyGlob.Matches(pattern, Encoding.ASCII.GetBytes(p.Name))));
+            string pattern = Encoding.ASCII.GetString(context.Arguments[i]);
+            if (pattern.AsSpan().IndexOfAny("[*?") < 0)
+            {
+                // As Redis: a plain name is looked up in any case, and answered under the name as it was sent.
+                matched.AddRange(parameters.Where(p => p.Name.Equals(pattern, StringComparison.OrdinalIgnoreCase) && !matched.Any(m => m.Name == pattern)).Select(p => (pattern, p.Value)));
+                continue;
+            }
+
+            byte[] glob = Encoding.ASCII.GetBytes(pattern.ToLowerInvariant());
+            matched.AddRange(parameters.Where(p => !matched.Contains(p) && KeyGlob.Matches(glob, Encoding.ASCII.GetBytes(p.Name))));
         }
 
         context.Reply.MapHeader(matched.Count);
