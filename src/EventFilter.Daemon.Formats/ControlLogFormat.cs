@@ -139,7 +139,7 @@ public static class ControlLogFormat
 
         string name = Encoding.ASCII.GetString(source.Slice(3, nameLength));
         FilterParameters parameters = default;
-        if (!KeyNames.TryParse(name, out _)
+        if (!KeyNames.IsFilterName(name)
             || (action == ControlAction.Create && !DigestLogFormat.TryReadHeader(source[(3 + nameLength)..body], out parameters)))
         {
             return false;

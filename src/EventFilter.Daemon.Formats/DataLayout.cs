@@ -29,6 +29,9 @@ public static class DataLayout
     /// <summary>In a filter's directory: its <see cref="DigestLogFormat"/> log.</summary>
     public const string DigestLogFile = "digest.log";
 
+    /// <summary>In the directory of a filter whose key is too long for a name (<see cref="KeyNames"/>): its <see cref="KeyFileFormat"/> file.</summary>
+    public const string KeyFile = "key";
+
     /// <summary>In a filter's directory: the filter file of layer <paramref name="layer"/>.</summary>
     public static string LayerFile(int layer) => $"layer-{layer:D3}.filter";
 

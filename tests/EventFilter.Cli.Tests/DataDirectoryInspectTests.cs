@@ -13,6 +13,21 @@ public sealed class DataDirectoryInspectTests
     private const string NoPeriodicCheckpoint = "3600000";
 
     [Fact]
+    public void A_long_keys_filter_is_listed_by_its_exact_key_from_its_key_file()
+    {
+        using var directory = new TempDirectory();
+        string key = "orders:" + new string('x', 300);
+        using (DaemonProcess daemon = DaemonProcess.Start(directory.Path))
+        {
+            Assert.Equal(0, Client(daemon, "add", key, "x").ExitCode);
+        }
+
+        JsonElement filter = CliRun.Of("inspect", directory.Path, "--json").Json().GetProperty("filters").EnumerateArray().Single();
+        Assert.Equal(key, filter.GetProperty("name").GetString());
+        Assert.Equal(1, filter.GetProperty("digestLog").GetProperty("items").GetInt64());
+    }
+
+    [Fact]
     public void After_sigkill_it_reports_every_filter_the_torn_tail_and_a_full_catch_up()
     {
         using var directory = new TempDirectory();

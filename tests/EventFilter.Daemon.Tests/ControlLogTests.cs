@@ -20,7 +20,7 @@ public sealed class ControlLogTests
     public void Records_round_trip_and_a_torn_record_or_one_of_another_epoch_ends_them()
     {
         var create = new ControlRecord(ControlAction.Create, KeyNames.DirectoryName("users"u8), new FilterParameters(1_000_000, 0.001, 4, NonScaling: true));
-        var drop = new ControlRecord(ControlAction.Drop, KeyNames.DirectoryName(new byte[KeyNames.MaxKeyBytes]), default);
+        var drop = new ControlRecord(ControlAction.Drop, KeyNames.DirectoryName(new byte[KeyNames.MaxHexKeyBytes]), default);
         byte[] bytes = new byte[2 * ControlLogFormat.MaxRecordLength];
         int first = ControlLogFormat.WriteRecord(bytes, 7, create);
         int second = ControlLogFormat.WriteRecord(bytes.AsSpan(first), 7, drop);
@@ -125,7 +125,7 @@ public sealed class ControlLogTests
     {
         using var directory = new TempDirectory();
         string crashed = directory.Path + ".crashed";
-        const int Filters = 600; // names of 120 bytes: about 290 bytes a record, 170 KiB in all, past the first 64 KiB
+        const int Filters = 600; // keys of 100 bytes, the longest named by their hex: about 250 bytes a record, 145 KiB in all, past the first 64 KiB
         try
         {
             using (FilterStore store = Open(directory.Path))
@@ -295,7 +295,7 @@ public sealed class ControlLogTests
         Assert.Equal(["create new"], Describe(ControlRecords(directory.Path)));
     }
 
-    private static byte[] LongKey(int i) => System.Text.Encoding.ASCII.GetBytes(i.ToString("D120", System.Globalization.CultureInfo.InvariantCulture));
+    private static byte[] LongKey(int i) => System.Text.Encoding.ASCII.GetBytes(i.ToString("D" + KeyNames.MaxHexKeyBytes, System.Globalization.CultureInfo.InvariantCulture));
 
     private static FilterStore Open(string dataDirectory)
     {

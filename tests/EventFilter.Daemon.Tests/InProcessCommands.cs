@@ -6,6 +6,7 @@ using EventFilter.Daemon.Filters;
 using EventFilter.Daemon.Protocol;
 using EventFilter.Daemon.Telemetry;
 using EventFilter.Durability;
+using EventFilter.Testing;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging.Abstractions;
 
@@ -35,10 +36,38 @@ public sealed class InProcessCommands : IDisposable
     /// <summary>Runs one command; answers as <see cref="RespClient.Read"/> decodes (string, RespError, long, byte[], object?[]).</summary>
     public object? Call(params object[] arguments)
     {
+        Parse(RespClient.Encode(arguments));
+        return RunParsed(CommandTable.Identify(_context.Arguments[0]));
+    }
+
+    /// <summary>Runs <paramref name="arguments"/> as <paramref name="command"/>, whatever its first argument says.</summary>
+    internal object? Run(RespCommand command, params object[] arguments)
+    {
+        Parse(RespClient.Encode(arguments));
+        return RunParsed(command);
+    }
+
+    /// <summary>Bytes the connection's path allocates for the command once warm: parse, identify, run (not the log write).</summary>
+    public long AllocatedBytes(object[] arguments)
+    {
         byte[] frame = RespClient.Encode(arguments);
+        var limits = new RespLimits();
+        var progress = new ParseProgress();
+        return SteadyAllocations.Of(() =>
+        {
+            RespParser.TryParse(frame, frame.Length, limits, _context.Arguments, 0, progress, out _, out _);
+            _context.Reply.Clear();
+            CommandTable.Execute(_context, CommandTable.Identify(_context.Arguments[0]));
+        });
+    }
+
+    private void Parse(byte[] frame) =>
         Assert.Equal(ParseResult.Command, RespParser.TryParse(frame, frame.Length, new RespLimits(), _context.Arguments, 0, out _, out _));
+
+    private object? RunParsed(RespCommand command)
+    {
         _context.Reply.Clear();
-        CommandTable.Execute(_context);
+        CommandTable.Execute(_context, command);
         _context.CommitAdded();
         int position = 0;
         return Decode(_context.Reply.Written.Span, ref position);

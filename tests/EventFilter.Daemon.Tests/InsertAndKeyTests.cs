@@ -81,13 +81,4 @@ public sealed class InsertAndKeyTests(DaemonFixture fixture) : IClassFixture<Dae
         Assert.Empty(Keys("nomatch*"));
         Assert.Equal(["glob:order:1"], Keys("glob:order:\\1"));
     }
-
-    [Fact]
-    public void A_key_too_long_for_a_file_name_is_refused_clearly()
-    {
-        using RespClient client = fixture.Connect();
-        string key = new('k', 121);
-        Assert.Equal(new RespError("ERR key is longer than 120 bytes"), client.Call("BF.ADD", key, "x"));
-        Assert.Equal(0L, client.Call("EXISTS", key));
-    }
 }

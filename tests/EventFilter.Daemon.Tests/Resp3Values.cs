@@ -23,5 +23,8 @@ public sealed record RespMap(IReadOnlyList<KeyValuePair<object?, object?>> Entri
     private static string KeyText(object? key) => key as string ?? Encoding.UTF8.GetString((byte[])key!);
 }
 
+/// <summary>A RESP3 set ("~"), its members in the order the daemon sent them.</summary>
+public sealed record RespSet(IReadOnlyList<object?> Members);
+
 /// <summary>A RESP3 verbatim string ("="): its three-letter format and its text.</summary>
 public sealed record RespVerbatim(string Format, string Text);

@@ -96,6 +96,9 @@ public sealed class RespClient : IDisposable
             case '*':
                 int count = int.Parse(line, CultureInfo.InvariantCulture);
                 return count < 0 ? null : Enumerable.Range(0, count).Select(_ => Read()).ToArray();
+            case '~':
+                int members = int.Parse(line, CultureInfo.InvariantCulture);
+                return new RespSet([.. Enumerable.Range(0, members).Select(_ => Read())]);
             case '_': return RespNull.Value;
             case '#': return line == "t";
             case '%':

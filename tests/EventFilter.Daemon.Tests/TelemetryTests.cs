@@ -1,5 +1,6 @@
 using System.Diagnostics.Metrics;
 using System.Text;
+using EventFilter.Daemon.Commands;
 using EventFilter.Daemon.Protocol;
 using EventFilter.Daemon.Telemetry;
 using Microsoft.Extensions.DependencyInjection;
@@ -24,8 +25,11 @@ public sealed class TelemetryTests
     [InlineData("BF.INSERT f ITEMS", 0, 0)]
     [InlineData("BF.RESERVE f 0.01 100", 0, 0)]
     [InlineData("PING", 0, 0)]
-    public void Commands_count_the_items_they_add_or_check(string command, int added, int looked) =>
-        Assert.Equal((added, looked), CommandItems.Of(Parse(command)));
+    public void Commands_count_the_items_they_add_or_check(string command, int added, int looked)
+    {
+        CommandArguments arguments = Parse(command);
+        Assert.Equal((added, looked), CommandItems.Of(CommandTable.Identify(arguments[0]), arguments));
+    }
 
     [Fact]
     public void Counters_add_what_connections_report()

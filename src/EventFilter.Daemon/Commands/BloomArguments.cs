@@ -29,11 +29,9 @@ internal static class BloomArguments
         return error is null;
     }
 
-    /// <summary>Whether the filter can be made at all: the key fits a file name and the first layer fits the size limit.</summary>
-    public static string? CheckCreate(ReadOnlySpan<byte> key, FilterParameters parameters) =>
-        key.Length > KeyNames.MaxKeyBytes ? $"ERR key is longer than {KeyNames.MaxKeyBytes} bytes"
-        : parameters.LayerOptions(0) is null ? $"ERR capacity {parameters.Capacity} at error rate {parameters.ErrorRate} needs a filter over {FilterParameters.MaxLayerBytes} bytes"
-        : null;
+    /// <summary>Whether the filter can be made at all: its first layer fits the size limit. Any key can be (docs/daemon.md, "Files").</summary>
+    public static string? CheckCreate(FilterParameters parameters) =>
+        parameters.LayerOptions(0) is null ? $"ERR capacity {parameters.Capacity} at error rate {parameters.ErrorRate} needs a filter over {FilterParameters.MaxLayerBytes} bytes" : null;
 
     public static bool Is(ReadOnlySpan<byte> argument, ReadOnlySpan<byte> keyword) => System.Text.Ascii.EqualsIgnoreCase(argument, keyword);
 }

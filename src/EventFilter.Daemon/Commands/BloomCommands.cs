@@ -49,7 +49,7 @@ internal static class BloomCommands
         }
 
         var parameters = new FilterParameters(capacity, rate, expansion, nonScaling);
-        if (BloomArguments.CheckCreate(args[1], parameters) is { } invalid)
+        if (BloomArguments.CheckCreate(parameters) is { } invalid)
         {
             context.Reply.Error(invalid);
         }
@@ -63,15 +63,21 @@ internal static class BloomCommands
         }
     }
 
-    /// <summary>BF.ADD key item, BF.MADD key item [item ...]: a missing key gets a filter with the default parameters.</summary>
-    public static void Add(CommandContext context)
+    /// <summary>BF.ADD key item: one answer.</summary>
+    public static void Add(CommandContext context) => Add(context, asArray: false);
+
+    /// <summary>BF.MADD key item [item ...]: an array of answers.</summary>
+    public static void MultiAdd(CommandContext context) => Add(context, asArray: true);
+
+    /// <summary>BF.ADD and BF.MADD: a missing key gets a filter with the default parameters.</summary>
+    private static void Add(CommandContext context, bool asArray)
     {
         // Only a missing key pays for sizing a layer (the exact false-positive model): never the hot path.
         NamedFilter? filter = context.Store.Find(context.Arguments[1]);
         if (filter is null)
         {
             FilterParameters parameters = context.DefaultParameters;
-            if (BloomArguments.CheckCreate(context.Arguments[1], parameters) is { } invalid)
+            if (BloomArguments.CheckCreate(parameters) is { } invalid)
             {
                 context.Reply.Error(invalid);
                 return;
@@ -80,8 +86,7 @@ internal static class BloomCommands
             filter = context.Store.FindOrCreate(context.Arguments[1], parameters);
         }
 
-        // BF.MADD (7 letters) answers an array; BF.ADD (6) one integer.
-        AddAndReply(context, filter, firstItem: 2, asArray: context.Arguments[0].Length > "BF.ADD".Length);
+        AddAndReply(context, filter, firstItem: 2, asArray);
     }
 
     /// <summary>Adds arguments [firstItem, Count) and replies as BF.ADD (one answer) or BF.MADD and BF.INSERT (an array); 1/0 in RESP2, booleans in RESP3.</summary>

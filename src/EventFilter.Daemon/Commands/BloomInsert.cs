@@ -67,7 +67,7 @@ internal static class BloomInsert
             return;
         }
 
-        if (filter is null && BloomArguments.CheckCreate(args[1], parameters) is { } invalid)
+        if (filter is null && BloomArguments.CheckCreate(parameters) is { } invalid)
         {
             context.Reply.Error(invalid);
             return;

@@ -3,8 +3,14 @@ namespace EventFilter.Daemon.Commands;
 /// <summary>RedisBloom's lookups: BF.EXISTS, BF.MEXISTS, BF.CARD and BF.INFO, with its replies and errors.</summary>
 internal static class BloomQueries
 {
-    /// <summary>BF.EXISTS key item, BF.MEXISTS key item [item ...]: a missing key answers 0 for every item.</summary>
-    public static void Exists(CommandContext context)
+    /// <summary>BF.EXISTS key item: one answer.</summary>
+    public static void Exists(CommandContext context) => Exists(context, asArray: false);
+
+    /// <summary>BF.MEXISTS key item [item ...]: an array of answers.</summary>
+    public static void MultiExists(CommandContext context) => Exists(context, asArray: true);
+
+    /// <summary>BF.EXISTS and BF.MEXISTS: a missing key answers 0 for every item.</summary>
+    private static void Exists(CommandContext context, bool asArray)
     {
         ReadOnlySpan<ulong> digests = context.DigestItems(2);
         Span<bool> found = context.Answers(digests.Length);
@@ -14,7 +20,6 @@ internal static class BloomQueries
         }
 
         // BF.MEXISTS answers an array; BF.EXISTS one answer (1/0 in RESP2, a boolean in RESP3).
-        bool asArray = context.Arguments[0].Length > "BF.EXISTS".Length;
         if (asArray)
         {
             context.Reply.ArrayHeader(found.Length);

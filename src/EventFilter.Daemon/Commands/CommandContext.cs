@@ -2,6 +2,7 @@ using System.IO.Hashing;
 using EventFilter.Daemon.Filters;
 using EventFilter.Daemon.Formats;
 using EventFilter.Daemon.Protocol;
+using EventFilter.Daemon.Server;
 
 namespace EventFilter.Daemon.Commands;
 
@@ -9,9 +10,9 @@ namespace EventFilter.Daemon.Commands;
 /// Everything a command handler needs, one per connection and reused for each of its commands: the arguments, the
 /// reply buffer, the filters, and scratch arrays for digests and answers, so that commands allocate nothing.
 /// </summary>
-internal sealed class CommandContext(FilterStore store, DaemonOptions options, Telemetry.DaemonHealth health, Telemetry.DaemonMetrics metrics)
+internal sealed class CommandContext(FilterStore store, DaemonOptions options, Telemetry.DaemonHealth health, Telemetry.DaemonMetrics metrics,
+    ConnectedClient? client = null, ConnectedClients? clients = null)
 {
-    private static long s_lastClientId;
     private ulong[] _digests = new ulong[128];
     private bool[] _answers = new bool[128];
     private readonly List<NamedFilter> _added = [];
@@ -36,8 +37,11 @@ internal sealed class CommandContext(FilterStore store, DaemonOptions options, T
     /// </summary>
     public bool Authenticated { get; set; } = options.Password is null;
 
-    /// <summary>The connection's id, unique for the daemon's life, as Redis numbers its clients (HELLO's "id").</summary>
-    public long ClientId { get; } = Interlocked.Increment(ref s_lastClientId);
+    /// <summary>What CLIENT reports of this connection: its id, name, addresses, age and last command.</summary>
+    public ConnectedClient Client { get; } = client ?? new ConnectedClient("", "", unixSocket: true, TimeProvider.System);
+
+    /// <summary>Every connection served now, for CLIENT LIST.</summary>
+    public ConnectedClients Clients { get; } = clients ?? new ConnectedClients();
 
     /// <summary>Set by QUIT: close once the replies so far are sent.</summary>
     public bool CloseAfterReply { get; set; }

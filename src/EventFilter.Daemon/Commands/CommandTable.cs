@@ -1,77 +1,108 @@
 using System.Text;
+using static EventFilter.Daemon.Commands.CommandFlags;
 
 namespace EventFilter.Daemon.Commands;
 
 /// <summary>
-/// Every command eventfilterd knows, with its argument counts (the command name included), matched
-/// case-insensitively. Arity and unknown-command errors use Redis's wording, which clients recognise.
+/// Every command eventfilterd knows, as COMMAND reports it (<see cref="CommandSpec"/>): <see cref="Identify"/> turns a
+/// name, matched case-insensitively, into its <see cref="RespCommand"/>, and <see cref="Execute"/> checks the count
+/// and runs the handler that value indexes (BF.ADD and BF.MADD have one each, so no handler reads the name), or the
+/// subcommand's. Arity, unknown-command and unknown-subcommand errors use Redis's wording, which clients recognise.
 /// </summary>
 internal static class CommandTable
 {
-    private sealed record Command(string Name, byte[] Bytes, int MinArgs, int MaxArgs, Action<CommandContext> Run);
+    private const int Any = int.MaxValue;
+    private const CommandFlags Connection = NoScript | Loading | Stale;
 
-    private static readonly Command[] Commands =
+    private static readonly CommandSpec[] Specs = ByCommand(
     [
-        Define("PING", 1, 2, ServerCommands.Ping),
-        Define("ECHO", 2, 2, ServerCommands.Echo),
-        Define("QUIT", 1, int.MaxValue, ServerCommands.Quit),
-        Define("COMMAND", 1, int.MaxValue, ServerCommands.Command),
-        Define("INFO", 1, int.MaxValue, ServerCommands.Info),
-        Define("HELLO", 1, int.MaxValue, HelloCommand.Run),
-        Define("AUTH", 2, 3, ServerCommands.Auth),
-        Define("BF.RESERVE", 4, 7, BloomCommands.Reserve),
-        Define("BF.ADD", 3, 3, BloomCommands.Add),
-        Define("BF.MADD", 3, int.MaxValue, BloomCommands.Add),
-        Define("BF.EXISTS", 3, 3, BloomQueries.Exists),
-        Define("BF.MEXISTS", 3, int.MaxValue, BloomQueries.Exists),
-        Define("BF.INFO", 2, 3, BloomQueries.Info),
-        Define("BF.CARD", 2, 2, BloomQueries.Card),
-        Define("BF.INSERT", 4, int.MaxValue, BloomInsert.Run),
-        Define("BF.SCANDUMP", 3, 3, DumpCommands.ScanDump),
-        Define("BF.LOADCHUNK", 4, 4, DumpCommands.LoadChunk),
-        Define("DEL", 2, int.MaxValue, KeyCommands.Delete),
-        Define("UNLINK", 2, int.MaxValue, KeyCommands.Delete),
-        Define("EXISTS", 2, int.MaxValue, KeyCommands.Exists),
-        Define("KEYS", 2, 2, KeyCommands.Keys),
-        Define("SCAN", 2, int.MaxValue, KeyScan.Run),
-        Define("FLUSHALL", 1, 2, KeyCommands.FlushAll),
-    ];
+        (RespCommand.Unknown, Define("", 0, Any, None, CommandKeys.None, ReplyUnknown)),
+        (RespCommand.Ping, Define("PING", 1, 2, Fast, CommandKeys.None, ServerCommands.Ping)),
+        (RespCommand.Echo, Define("ECHO", 2, 2, Fast, CommandKeys.None, ServerCommands.Echo)),
+        (RespCommand.Quit, Define("QUIT", 1, Any, Connection | Fast | NoAuth | AllowBusy, CommandKeys.None, ServerCommands.Quit)),
+        (RespCommand.Command, Define("COMMAND", 1, Any, Loading | Stale, CommandKeys.None, CommandIntrospection.All,
+            Sub("command|count", 2, 2, Loading | Stale, CommandIntrospection.Count),
+            Sub("command|info", 2, Any, Loading | Stale, CommandIntrospection.Info),
+            Sub("command|docs", 2, Any, Loading | Stale, CommandIntrospection.Docs),
+            Sub("command|list", 2, 2, Loading | Stale, CommandIntrospection.List))),
+        (RespCommand.Info, Define("INFO", 1, Any, Loading | Stale, CommandKeys.None, InfoCommand.Run)),
+        (RespCommand.Hello, Define("HELLO", 1, Any, Connection | Fast | NoAuth | AllowBusy, CommandKeys.None, HelloCommand.Run)),
+        (RespCommand.Auth, Define("AUTH", 2, 3, Connection | Fast | NoAuth | AllowBusy, CommandKeys.None, ServerCommands.Auth)),
+        (RespCommand.BfReserve, Define("BF.RESERVE", 4, 7, Write | DenyOom, CommandKeys.First, BloomCommands.Reserve)),
+        (RespCommand.BfAdd, Define("BF.ADD", 3, 3, Write | DenyOom, CommandKeys.First, BloomCommands.Add)),
+        (RespCommand.BfMadd, Define("BF.MADD", 3, Any, Write | DenyOom, CommandKeys.First, BloomCommands.MultiAdd)),
+        (RespCommand.BfExists, Define("BF.EXISTS", 3, 3, ReadOnly, CommandKeys.First, BloomQueries.Exists)),
+        (RespCommand.BfMexists, Define("BF.MEXISTS", 3, Any, ReadOnly, CommandKeys.First, BloomQueries.MultiExists)),
+        (RespCommand.BfInfo, Define("BF.INFO", 2, 3, ReadOnly, CommandKeys.First, BloomQueries.Info)),
+        (RespCommand.BfCard, Define("BF.CARD", 2, 2, ReadOnly, CommandKeys.First, BloomQueries.Card)),
+        (RespCommand.BfInsert, Define("BF.INSERT", 4, Any, Write | DenyOom, CommandKeys.First, BloomInsert.Run)),
+        (RespCommand.BfScanDump, Define("BF.SCANDUMP", 3, 3, ReadOnly, CommandKeys.First, DumpCommands.ScanDump)),
+        (RespCommand.BfLoadChunk, Define("BF.LOADCHUNK", 4, 4, Write | DenyOom, CommandKeys.First, DumpCommands.LoadChunk)),
+        (RespCommand.Del, Define("DEL", 2, Any, Write, CommandKeys.All, KeyCommands.Delete)),
+        (RespCommand.Unlink, Define("UNLINK", 2, Any, Write | Fast, CommandKeys.All, KeyCommands.Delete)),
+        (RespCommand.Exists, Define("EXISTS", 2, Any, ReadOnly | Fast, CommandKeys.All, KeyCommands.Exists)),
+        (RespCommand.Keys, Define("KEYS", 2, 2, ReadOnly, CommandKeys.None, KeyCommands.Keys)),
+        (RespCommand.Scan, Define("SCAN", 2, Any, ReadOnly, CommandKeys.None, KeyScan.Run)),
+        (RespCommand.FlushAll, Define("FLUSHALL", 1, 2, Write, CommandKeys.None, KeyCommands.FlushAll)),
+        (RespCommand.DbSize, Define("DBSIZE", 1, 1, ReadOnly | Fast, CommandKeys.None, KeyCommands.DbSize)),
+        (RespCommand.Select, Define("SELECT", 2, 2, Loading | Stale | Fast, CommandKeys.None, ServerCommands.Select)),
+        (RespCommand.Client, Define("CLIENT", 2, Any, None, CommandKeys.None, ReplyUnknown,
+            Sub("client|setname", 3, 3, Connection, ClientCommands.SetName),
+            Sub("client|getname", 2, 2, Connection, ClientCommands.GetName),
+            Sub("client|id", 2, 2, Connection, ClientCommands.Id),
+            Sub("client|list", 2, Any, Admin | Connection, ClientCommands.List),
+            Sub("client|info", 2, 2, Connection, ClientCommands.Info))),
+        (RespCommand.Config, Define("CONFIG", 2, Any, None, CommandKeys.None, ReplyUnknown,
+            Sub("config|get", 3, Any, Admin | Connection, ConfigCommand.Get))),
+    ]);
 
     /// <summary>Every command's name, for the tests that check each one (the NOAUTH gate).</summary>
     public static IEnumerable<string> Names => Commands.Select(c => c.Name);
 
-    /// <summary>Runs the parsed command, replying exactly once (an error reply included).</summary>
-    public static void Execute(CommandContext context)
-    {
-        ReadOnlySpan<byte> name = context.Arguments[0];
-        foreach (Command command in Commands)
-        {
-            if (System.Text.Ascii.EqualsIgnoreCase(name, command.Bytes))
-            {
-                int count = context.Arguments.Count;
-                if (count < command.MinArgs || count > command.MaxArgs)
-                {
-                    context.Reply.Error($"ERR wrong number of arguments for '{command.Name.ToLowerInvariant()}' command");
-                    return;
-                }
+    /// <summary>Every command, in the table's order (COMMAND's).</summary>
+    public static IEnumerable<CommandSpec> Commands => Specs.Skip(1);
 
-                command.Run(context);
-                return;
+    /// <summary>The command <paramref name="name"/> names, any case; <see cref="RespCommand.Unknown"/> if none. Allocates nothing.</summary>
+    public static RespCommand Identify(ReadOnlySpan<byte> name)
+    {
+        for (int i = 1; i < Specs.Length; i++)
+        {
+            if (Ascii.EqualsIgnoreCase(name, Specs[i].Bytes))
+            {
+                return (RespCommand)i;
             }
         }
 
-        context.Reply.Error(UnknownCommand(context));
+        return RespCommand.Unknown;
     }
 
-    private static string UnknownCommand(CommandContext context)
+    /// <summary>What <paramref name="command"/> is (its name is the upper-case form clients send).</summary>
+    public static CommandSpec Of(RespCommand command) => Specs[(int)command];
+
+    /// <summary>Runs the parsed command as <paramref name="command"/>, replying exactly once (an error reply included).</summary>
+    public static void Execute(CommandContext context, RespCommand command)
     {
-        var message = new StringBuilder("ERR unknown command '").Append(Printable(context.Arguments[0])).Append("', with args beginning with: ");
-        for (int i = 1; i < Math.Min(context.Arguments.Count, 4); i++)
+        CommandSpec spec = Specs[(int)command];
+        int count = context.Arguments.Count;
+        if (spec.Subcommands.Length > 0 && count > 1)
         {
-            message.Append('\'').Append(Printable(context.Arguments[i])).Append("' ");
+            if (spec.Subcommand(context.Arguments[1]) is not { } subcommand)
+            {
+                context.Reply.Error($"ERR unknown subcommand '{Printable(context.Arguments[1])}'. Try {spec.Name} HELP.");
+                return;
+            }
+
+            spec = subcommand;
         }
 
-        return message.ToString();
+        if (count < spec.MinArgs || count > spec.MaxArgs)
+        {
+            context.Reply.Error($"ERR wrong number of arguments for '{spec.LowerName}' command");
+            return;
+        }
+
+        context.Client.LastCommand = spec.LowerName;
+        spec.Run(context);
     }
 
     /// <summary>An argument for an error reply, which is one line of text: printable ASCII, long arguments cut short.</summary>
@@ -86,5 +117,32 @@ internal static class CommandTable
         return text.ToString();
     }
 
-    private static Command Define(string name, int min, int max, Action<CommandContext> run) => new(name, Encoding.ASCII.GetBytes(name), min, max, run);
+    private static void ReplyUnknown(CommandContext context)
+    {
+        var message = new StringBuilder("ERR unknown command '").Append(Printable(context.Arguments[0])).Append("', with args beginning with: ");
+        for (int i = 1; i < Math.Min(context.Arguments.Count, 4); i++)
+        {
+            message.Append('\'').Append(Printable(context.Arguments[i])).Append("' ");
+        }
+
+        context.Reply.Error(message.ToString());
+    }
+
+    /// <summary>The table indexed by command value; every value has exactly one entry.</summary>
+    private static CommandSpec[] ByCommand((RespCommand Command, CommandSpec Spec)[] entries)
+    {
+        var specs = new CommandSpec[Enum.GetValues<RespCommand>().Length];
+        foreach ((RespCommand command, CommandSpec spec) in entries)
+        {
+            specs[(int)command] = specs[(int)command] is null ? spec : throw new InvalidOperationException($"{command} is in the command table twice");
+        }
+
+        return Array.IndexOf(specs, null) is var missing and >= 0 ? throw new InvalidOperationException($"{(RespCommand)missing} is not in the command table") : specs;
+    }
+
+    private static CommandSpec Define(string name, int min, int max, CommandFlags flags, CommandKeys keys, Action<CommandContext> run, params CommandSpec[] subcommands) =>
+        new(name, min, max, flags, keys, run, subcommands);
+
+    private static CommandSpec Sub(string name, int min, int max, CommandFlags flags, Action<CommandContext> run) =>
+        new(name, min, max, flags, CommandKeys.None, run, []);
 }

@@ -166,7 +166,7 @@ internal static class DumpCommands
             return $"received bad data: {misfit}";
         }
 
-        if (BloomArguments.CheckCreate(key, header.Parameters) is { } invalid)
+        if (BloomArguments.CheckCreate(header.Parameters) is { } invalid)
         {
             return invalid["ERR ".Length..];
         }

@@ -33,7 +33,7 @@ internal static class HelloCommand
             version = (int)requested;
         }
 
-        if (CheckOptions(context) is { } error)
+        if (CheckOptions(context, out int nameAt) is { } error)
         {
             // Like Redis: a refused HELLO changes nothing, the protocol included.
             context.Reply.Error(error);
@@ -41,6 +41,11 @@ internal static class HelloCommand
         }
 
         context.Reply.ProtocolVersion = version;
+        if (nameAt > 0)
+        {
+            ClientCommands.Rename(context, context.Arguments[nameAt]);
+        }
+
         context.Reply.MapHeader(7);
         context.Reply.Bulk("server"u8);
         context.Reply.Bulk("redis"u8);
@@ -49,7 +54,7 @@ internal static class HelloCommand
         context.Reply.Bulk("proto"u8);
         context.Reply.Integer(version);
         context.Reply.Bulk("id"u8);
-        context.Reply.Integer(context.ClientId);
+        context.Reply.Integer(context.Client.Id);
         context.Reply.Bulk("mode"u8);
         context.Reply.Bulk("standalone"u8);
         context.Reply.Bulk("role"u8);
@@ -58,10 +63,11 @@ internal static class HelloCommand
         context.Reply.ArrayHeader(0);
     }
 
-    /// <summary>Checks AUTH and SETNAME after the version; null when they are acceptable.</summary>
-    private static string? CheckOptions(CommandContext context)
+    /// <summary>Checks AUTH and SETNAME after the version; null when they are acceptable, with SETNAME's name at <paramref name="nameAt"/> (0 if none).</summary>
+    private static string? CheckOptions(CommandContext context, out int nameAt)
     {
         var args = context.Arguments;
+        nameAt = 0;
         for (int i = 2; i < args.Count; i++)
         {
             if (BloomArguments.Is(args[i], "AUTH"u8) && i + 2 < args.Count)
@@ -75,10 +81,10 @@ internal static class HelloCommand
             }
             else if (BloomArguments.Is(args[i], "SETNAME"u8) && i + 1 < args.Count)
             {
-                // Redis's rule for client names; the name itself is not kept (there is no CLIENT command).
-                if (args[++i].ContainsAnyExceptInRange((byte)'!', (byte)'~'))
+                nameAt = ++i;
+                if (ClientCommands.CheckName(args[i]) is { } refused)
                 {
-                    return "ERR Client names cannot contain spaces, newlines or special characters.";
+                    return refused;
                 }
             }
             else

@@ -1,6 +1,6 @@
 namespace EventFilter.Daemon.Commands;
 
-/// <summary>The keyspace commands over named filters: DEL (and UNLINK, which StackExchange.Redis sends for KeyDelete), EXISTS, KEYS and FLUSHALL.</summary>
+/// <summary>The keyspace commands over named filters: DEL (and UNLINK, which StackExchange.Redis sends for KeyDelete), EXISTS, KEYS, DBSIZE and FLUSHALL.</summary>
 internal static class KeyCommands
 {
     public static void Delete(CommandContext context)
@@ -38,6 +38,9 @@ internal static class KeyCommands
         }
 
     }
+
+    /// <summary>DBSIZE: the number of filters.</summary>
+    public static void DbSize(CommandContext context) => context.Reply.Integer(context.Store.Count);
 
     /// <summary>FLUSHALL [ASYNC|SYNC]: both delete every filter before replying.</summary>
     public static void FlushAll(CommandContext context)

@@ -2,7 +2,7 @@ using System.Reflection;
 
 namespace EventFilter.Daemon.Commands;
 
-/// <summary>The connection and server commands: PING, ECHO, QUIT, COMMAND, INFO and AUTH.</summary>
+/// <summary>The connection and server commands: PING, ECHO, QUIT, SELECT and AUTH.</summary>
 internal static class ServerCommands
 {
     /// <summary>The Redis version eventfilterd reports (INFO, HELLO): clients enable features by it, and these are Redis 7's.</summary>
@@ -32,11 +32,23 @@ internal static class ServerCommands
         context.CloseAfterReply = true;
     }
 
-    /// <summary>redis-cli asks for COMMAND DOCS at start for its hints; an empty array tells it there are none.</summary>
-    public static void Command(CommandContext context) => context.Reply.ArrayHeader(0);
-
-    /// <summary>INFO [section ...], in Redis's format (<see cref="InfoCommand"/>).</summary>
-    public static void Info(CommandContext context) => InfoCommand.Run(context);
+    /// <summary>SELECT index: there is one database, as in Redis with <c>databases 1</c>.</summary>
+    public static void Select(CommandContext context)
+    {
+        ReadOnlySpan<byte> index = context.Arguments[1];
+        if (!System.Buffers.Text.Utf8Parser.TryParse(index, out long database, out int used) || used != index.Length)
+        {
+            context.Reply.Error("ERR value is not an integer or out of range");
+        }
+        else if (database != 0)
+        {
+            context.Reply.Error("ERR DB index is out of range");
+        }
+        else
+        {
+            context.Reply.Ok();
+        }
+    }
 
     /// <summary>
     /// AUTH password, or AUTH default password, as Redis answers them: OK and the connection is authenticated, or
@@ -80,6 +92,5 @@ internal static class ServerCommands
     }
 
     /// <summary>What a connection may send before it has authenticated, as in Redis: AUTH, HELLO (which can carry AUTH) and QUIT.</summary>
-    public static bool AllowedBeforeAuth(ReadOnlySpan<byte> name) =>
-        System.Text.Ascii.EqualsIgnoreCase(name, "AUTH"u8) || System.Text.Ascii.EqualsIgnoreCase(name, "HELLO"u8) || System.Text.Ascii.EqualsIgnoreCase(name, "QUIT"u8);
+    public static bool AllowedBeforeAuth(RespCommand command) => command is RespCommand.Auth or RespCommand.Hello or RespCommand.Quit;
 }

@@ -54,22 +54,25 @@ internal sealed class DigestLog : IDisposable
     /// True when the log at <paramref name="path"/> is missing, shorter than its header, or starts with a header of
     /// zeros: a create that never reached the disk (<see cref="DigestLogFormat.IsUnwritten"/>).
     /// </summary>
-    public static bool IsUnwritten(string path)
+    public static bool IsUnwritten(string path) => DigestLogFormat.IsUnwritten(FirstBytes(path, DigestLogFormat.HeaderLength));
+
+    /// <summary>Up to <paramref name="count"/> bytes from the start of the file at <paramref name="path"/>; none when it is missing.</summary>
+    public static ReadOnlySpan<byte> FirstBytes(string path, int count)
     {
         if (!File.Exists(path))
         {
-            return true;
+            return [];
         }
 
         using SafeFileHandle handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite);
-        Span<byte> header = stackalloc byte[DigestLogFormat.HeaderLength];
+        byte[] header = new byte[count];
         int read = 0;
-        for (int got; read < header.Length && (got = RandomAccess.Read(handle, header[read..], read)) > 0;)
+        for (int got; read < header.Length && (got = RandomAccess.Read(handle, header.AsSpan(read), read)) > 0;)
         {
             read += got;
         }
 
-        return DigestLogFormat.IsUnwritten(header[..read]);
+        return header.AsSpan(0, read);
     }
 
     /// <summary>Opens a log, dropping a torn last record (a crash mid-append never acknowledged it).</summary>

@@ -10,6 +10,14 @@ namespace EventFilter.Daemon.Filters;
 /// </summary>
 internal sealed partial class NamedFilter
 {
+    // Held by a checkpoint across its fsyncs, and by Close: adds take only _gate, so they never wait for the disk.
+    private readonly Lock _checkpointGate = new();
+    // Log positions: the end of what the last fsync covered, and the position the layers were last checkpointed at.
+    private long _synced;
+    private long _checkpointed;
+    // False from a create until the checkpoint that fsyncs its log header and directory entry.
+    private bool _durable;
+
     /// <summary>Writes the digests added so far to the log (the page cache: from here they survive SIGKILL).</summary>
     public void WriteLog()
     {
@@ -89,30 +97,18 @@ internal sealed partial class NamedFilter
         }
     }
 
-    /// <summary>Closes the files; with <paramref name="checkpoint"/>, after a last checkpoint (a clean stop).</summary>
-    public void Close(bool checkpoint)
+    /// <summary>The log is open at <paramref name="end"/>: nothing to sync or checkpoint before it. A new log is not yet <paramref name="durable"/>.</summary>
+    private void LogOpened(long end, bool durable)
     {
-        if (checkpoint)
-        {
-            Checkpoint(final: true);
-        }
-
-        lock (_checkpointGate)
-        {
-            lock (_gate)
-            {
-                _closed = true;
-                Dispose();
-            }
-        }
+        _synced = _checkpointed = end;
+        _durable = durable;
     }
 
     private void WriteLogLocked()
     {
-        if (_unwrittenCount > 0 && !_closed)
+        if (!_closed)
         {
-            _log!.Append(_unwritten.AsSpan(0, _unwrittenCount));
-            _unwrittenCount = 0;
+            _unwritten.WriteTo(_log!);
         }
     }
 }

@@ -12,7 +12,6 @@ namespace EventFilter.Daemon.Filters;
 internal sealed partial class NamedFilter : IDisposable
 {
     private readonly Lock _gate = new();
-    private readonly Lock _checkpointGate = new();
     // Null while the filter is pending: created under --log-sync periodic, recorded in the control log, and given its
     // directory and log by its first add (Materialize), or by a start with --log-sync always.
     private DigestLog? _log;
@@ -22,20 +21,14 @@ internal sealed partial class NamedFilter : IDisposable
     // Told when a pending filter's files are made (FilterStore: the next tick fsyncs them).
     private readonly Action? _filesMade;
     private readonly List<FilterLayer> _layers = [];
-    // Digests added but not yet written to the log: a batch of pipelined adds costs one write, made before any of
-    // their replies is sent (WriteLog). Counted as items, so layer routing always follows log order.
-    private ulong[] _unwritten = new ulong[64];
-    private int _unwrittenCount;
-    // Log positions: the end of what the last fsync covered, and the position the layers were last checkpointed at.
-    private long _synced;
-    private long _checkpointed;
-    // False from a create until the checkpoint that fsyncs its log header and directory entry (NamedFilter.Durability.cs).
-    private bool _durable = true;
+    // Digests added but not yet written to the log (WriteLog). Counted as items, so layer routing follows log order.
+    private readonly UnwrittenDigests _unwritten = new();
     private bool _closed;
 
-    private NamedFilter(string directory, FilterParameters parameters, DigestLog? log, FilterObserver observer, Action? filesMade = null)
+    private NamedFilter(string directory, byte[] key, FilterParameters parameters, DigestLog? log, FilterObserver observer, Action? filesMade = null)
     {
         _directory = directory;
+        Key = key;
         _parameters = parameters;
         _log = log;
         _observer = observer;
@@ -44,6 +37,9 @@ internal sealed partial class NamedFilter : IDisposable
 
     /// <summary>The filter's directory name (KeyNames).</summary>
     public string Name => Path.GetFileName(_directory);
+
+    /// <summary>The filter's key, exactly as clients send it.</summary>
+    public byte[] Key { get; }
 
     public bool IsClosed { get { lock (_gate) { return _closed; } } }
 
@@ -56,9 +52,9 @@ internal sealed partial class NamedFilter : IDisposable
     /// durable (<see cref="Checkpoint"/> makes them so). No layer file yet: the first add creates layer 0, so a filter
     /// that is created and dropped unused costs a directory and one small file.
     /// </summary>
-    public static NamedFilter Create(string directory, FilterParameters parameters, FilterObserver observer)
+    public static NamedFilter Create(string directory, byte[] key, FilterParameters parameters, FilterObserver observer)
     {
-        var filter = CreatePending(directory, parameters, observer);
+        var filter = CreatePending(directory, key, parameters, observer);
         filter.Materialize();
         return filter;
     }
@@ -67,8 +63,8 @@ internal sealed partial class NamedFilter : IDisposable
     /// A filter with no files yet, whose create the caller recorded in the control log: <see cref="Materialize"/> makes
     /// its directory and log. Until then it has no items, so it answers every lookup "not there".
     /// </summary>
-    public static NamedFilter CreatePending(string directory, FilterParameters parameters, FilterObserver observer, Action? filesMade = null) =>
-        new(directory, parameters, null, observer, filesMade) { _durable = false };
+    public static NamedFilter CreatePending(string directory, byte[] key, FilterParameters parameters, FilterObserver observer, Action? filesMade = null) =>
+        new(directory, key, parameters, null, observer, filesMade);
 
     /// <summary>Gives a pending filter its directory and log header (not durable: <see cref="Checkpoint"/> makes them so).</summary>
     public void Materialize()
@@ -82,11 +78,13 @@ internal sealed partial class NamedFilter : IDisposable
     /// <summary>True once the filter has its directory (a pending filter has none, so a drop has nothing to rename).</summary>
     public bool IsMaterialized { get { lock (_gate) { return _log is not null; } } }
 
-    /// <summary>Opens the filter in <paramref name="directory"/>: its log, then every layer the log's items reach, each caught up.</summary>
+    /// <summary>Opens the filter in <paramref name="directory"/>: its key, its log, then every layer the log's items reach, each caught up.</summary>
+    /// <exception cref="InvalidDataException">The key file or the log's header is damaged.</exception>
     public static NamedFilter Open(string directory, FilterObserver observer)
     {
+        byte[] key = KeyFileFormat.ReadKey(directory);
         DigestLog log = DigestLog.Open(LogPath(directory));
-        var filter = new NamedFilter(directory, log.Parameters, log, observer);
+        var filter = new NamedFilter(directory, key, log.Parameters, log, observer);
         try
         {
             long records = log.Records;
@@ -95,7 +93,7 @@ internal sealed partial class NamedFilter : IDisposable
                 filter.OpenLayer(filter._layers.Count);
             }
 
-            filter._synced = filter._checkpointed = log.EndPosition;
+            filter.LogOpened(log.EndPosition, durable: true);
             return filter;
         }
         catch
@@ -108,7 +106,7 @@ internal sealed partial class NamedFilter : IDisposable
     /// <summary>Items BF.ADD answered 1 for (BF.CARD, "Number of items inserted").</summary>
     public long Count { get { lock (_gate) { return _closed ? 0 : Items; } } }
 
-    private long Items => (_log?.Records ?? 0) + _unwrittenCount;
+    private long Items => (_log?.Records ?? 0) + _unwritten.Count;
 
     public (long Capacity, long SizeBytes, int Layers, long Items) Describe()
     {
@@ -157,11 +155,7 @@ internal sealed partial class NamedFilter : IDisposable
                 return AddOutcome.Closed;
             }
 
-            if (_unwritten.Length - _unwrittenCount < digests.Length)
-            {
-                Array.Resize(ref _unwritten, Math.Max(_unwrittenCount + digests.Length, _unwritten.Length * 2));
-            }
-
+            _unwritten.Reserve(digests.Length);
             AddOutcome outcome = AddOutcome.Done;
             for (; answered < digests.Length; answered++)
             {
@@ -184,11 +178,29 @@ internal sealed partial class NamedFilter : IDisposable
                 }
 
                 _layers[^1].File.AddHash(digest);
-                _unwritten[_unwrittenCount++] = digest;
+                _unwritten.Add(digest);
                 added[answered] = true;
             }
 
             return outcome;
+        }
+    }
+
+    /// <summary>Closes the files; with <paramref name="checkpoint"/>, after a last checkpoint (a clean stop).</summary>
+    public void Close(bool checkpoint)
+    {
+        if (checkpoint)
+        {
+            Checkpoint(final: true);
+        }
+
+        lock (_checkpointGate)
+        {
+            lock (_gate)
+            {
+                _closed = true;
+                Dispose();
+            }
         }
     }
 
@@ -209,10 +221,23 @@ internal sealed partial class NamedFilter : IDisposable
         if (_log is null)
         {
             Directory.CreateDirectory(_directory);
+            if (!KeyNames.IsHexNamed(Key.Length))
+            {
+                // Before the log, and fsynced: a log whose key is not on the disk would be a filter without a name.
+                WriteKeyFile(Path.Combine(_directory, DataLayout.KeyFile), Key);
+            }
+
             _log = DigestLog.Create(LogPath(_directory), _parameters);
-            _synced = _checkpointed = _log.EndPosition;
+            LogOpened(_log.EndPosition, durable: false);
             _filesMade?.Invoke();
         }
+    }
+
+    private static void WriteKeyFile(string path, byte[] key)
+    {
+        using var file = new FileStream(path, FileMode.CreateNew, FileAccess.Write);
+        file.Write(KeyFileFormat.Write(key));
+        file.Flush(flushToDisk: true);
     }
 
     private bool MightExistLocked(ulong digest)

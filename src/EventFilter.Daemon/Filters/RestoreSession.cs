@@ -7,13 +7,13 @@ namespace EventFilter.Daemon.Filters;
 /// ".tmp" name, which a start removes), and how far the chunks have come. Chunks are checked against it before
 /// anything is written, so a chunk that is refused leaves the restore where it was. See docs/daemon.md, "Backup and restore".
 /// </summary>
-internal sealed class RestoreSession(string name, string directory, DumpHeader header, NamedFilter staged)
+internal sealed class RestoreSession(byte[] key, string directory, DumpHeader header, NamedFilter staged)
 {
     /// <summary>Held while a chunk is checked and loaded: one chunk of a key at a time.</summary>
     public Lock Gate { get; } = new();
 
-    /// <summary>The filter's directory name under filters/.</summary>
-    public string Name { get; } = name;
+    /// <summary>The key being restored.</summary>
+    public byte[] Key { get; } = key;
 
     /// <summary>Where the filter is filled until its last chunk moves it into place.</summary>
     public string Directory { get; } = directory;

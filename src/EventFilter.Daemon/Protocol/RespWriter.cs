@@ -56,6 +56,9 @@ internal sealed class RespWriter
         }
     }
 
+    /// <summary>A set of <paramref name="count"/> elements: RESP3's set, RESP2's array.</summary>
+    public void SetHeader(int count) => Number(Resp3 ? (byte)'~' : (byte)'*', count);
+
     /// <summary>A yes/no answer: #t/#f in RESP3, :1/:0 in RESP2 (as RedisBloom answers BF.ADD and BF.EXISTS).</summary>
     public void Boolean(bool value)
     {

@@ -25,6 +25,12 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     private byte[] _buffer = new byte[16 * 1024];
     private int _filled;
 
+    /// <summary>The client's id (CLIENT ID).</summary>
+    public long Id => context.Client.Id;
+
+    /// <summary>This connection's line of CLIENT LIST.</summary>
+    public string Describe() => context.Client.Describe(context.Reply.ProtocolVersion);
+
     /// <summary>Completes when the connection's thread has ended and its socket is closed.</summary>
     public Task Finished => _finished.Task;
 
@@ -109,6 +115,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
 
         _filled += read;
         metrics.Totals.Received(read);
+        context.Client.Active();
         bool keepOpen = RunCommands();
 
         // Group commit: one log write (and with --log-sync always one fsync) per filter for the whole batch, before any reply.
@@ -148,11 +155,12 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
             consumed += used;
             if (context.Arguments.Count > 0)
             {
-                (int adds, int checks) = CommandItems.Of(context.Arguments);
+                RespCommand command = CommandTable.Identify(context.Arguments[0]);
+                (int adds, int checks) = CommandItems.Of(command, context.Arguments);
                 commands++;
                 added += adds;
                 looked += checks;
-                RunOne();
+                RunOne(command);
                 keepOpen = !context.CloseAfterReply;
             }
         }
@@ -168,10 +176,10 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         return keepOpen;
     }
 
-    private void RunOne()
+    private void RunOne(RespCommand command)
     {
-        // Before any lookup: an unauthenticated client learns nothing, not even which commands exist.
-        if (!context.Authenticated && !ServerCommands.AllowedBeforeAuth(context.Arguments[0]))
+        // Before anything runs: an unauthenticated client learns nothing, not even which commands exist.
+        if (!context.Authenticated && !ServerCommands.AllowedBeforeAuth(command))
         {
             context.Reply.Error("NOAUTH Authentication required.");
             return;
@@ -179,7 +187,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
 
         try
         {
-            CommandTable.Execute(context);
+            CommandTable.Execute(context, command);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidDataException)
         {

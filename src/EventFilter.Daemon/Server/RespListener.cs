@@ -17,10 +17,10 @@ namespace EventFilter.Daemon.Server;
 /// blocked in accept, which the kernel wakes directly: an async accept would add a hop through the socket engine and
 /// the thread pool to every connect.
 /// </summary>
-internal sealed class RespListener(DaemonOptions options, FilterStore store, DaemonMetrics metrics, DaemonHealth health, ILogger logger) : BackgroundService
+internal sealed class RespListener(DaemonOptions options, FilterStore store, DaemonMetrics metrics, DaemonHealth health, TimeProvider time, ILogger logger) : BackgroundService
 {
     private readonly RespLimits _limits = new();
-    private readonly HashSet<ClientConnection> _clients = [];
+    private readonly ConnectedClients _clients = new();
     private readonly List<Socket> _sockets = [];
     private ConnectionThreads? _threads;
 
@@ -88,11 +88,7 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
         finally
         {
             CloseListeners();
-            ClientConnection[] clients;
-            lock (_clients)
-            {
-                clients = [.. _clients];
-            }
+            ClientConnection[] clients = _clients.Snapshot();
 
             foreach (ClientConnection client in clients)
             {
@@ -146,17 +142,10 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
 
     private void Serve(Socket client)
     {
-        ClientConnection connection;
-        lock (_clients)
+        if (_clients.TryAdd(() => Connection(client), options.MaxClients) is not { } connection)
         {
-            if (_clients.Count >= options.MaxClients)
-            {
-                Refuse(client);
-                return;
-            }
-
-            connection = new ClientConnection(client, new CommandContext(store, options, health, metrics), _limits, metrics, logger);
-            _clients.Add(connection);
+            Refuse(client);
+            return;
         }
 
         if (connection.Begin())
@@ -167,6 +156,14 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
         {
             Forget(connection);
         }
+    }
+
+    private ClientConnection Connection(Socket client)
+    {
+        bool unix = client.AddressFamily == AddressFamily.Unix;
+        string address = unix ? options.SocketPathOrDefault + ":0" : client.RemoteEndPoint?.ToString() ?? "?";
+        var facts = new ConnectedClient(address, unix ? address : client.LocalEndPoint?.ToString() ?? "?", unix, time);
+        return new ClientConnection(client, new CommandContext(store, options, health, metrics, facts, _clients), _limits, metrics, logger);
     }
 
     /// <summary>One connection too many: Redis's answer, then close (the reply fits any empty socket buffer, so the send cannot block).</summary>
@@ -187,11 +184,5 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
         }
     }
 
-    private void Forget(ClientConnection connection)
-    {
-        lock (_clients)
-        {
-            _clients.Remove(connection);
-        }
-    }
+    private void Forget(ClientConnection connection) => _clients.Remove(connection);
 }

@@ -1,4 +1,5 @@
 using System.Text;
+using EventFilter.Daemon.Commands;
 using EventFilter.Daemon.Protocol;
 
 namespace EventFilter.Daemon.Telemetry;
@@ -9,37 +10,28 @@ namespace EventFilter.Daemon.Telemetry;
 /// </summary>
 internal static class CommandItems
 {
-    public static (int Added, int Checked) Of(CommandArguments arguments)
+    public static (int Added, int Checked) Of(RespCommand command, CommandArguments arguments)
     {
-        ReadOnlySpan<byte> name = arguments[0];
-        if (name.Length < 6 || !Ascii.EqualsIgnoreCase(name[..3], "BF."u8))
-        {
-            return (0, 0);
-        }
-
         int items = Math.Max(arguments.Count - 2, 0);
-        if (Ascii.EqualsIgnoreCase(name, "BF.ADD"u8) || Ascii.EqualsIgnoreCase(name, "BF.MADD"u8))
+        switch (command)
         {
-            return (items, 0);
-        }
-
-        if (Ascii.EqualsIgnoreCase(name, "BF.EXISTS"u8) || Ascii.EqualsIgnoreCase(name, "BF.MEXISTS"u8))
-        {
-            return (0, items);
-        }
-
-        if (Ascii.EqualsIgnoreCase(name, "BF.INSERT"u8))
-        {
-            // BF.INSERT key [options] ITEMS item...: the items are what follows the ITEMS keyword.
-            for (int i = 2; i < arguments.Count; i++)
-            {
-                if (Ascii.EqualsIgnoreCase(arguments[i], "ITEMS"u8))
+            case RespCommand.BfAdd or RespCommand.BfMadd:
+                return (items, 0);
+            case RespCommand.BfExists or RespCommand.BfMexists:
+                return (0, items);
+            case RespCommand.BfInsert:
+                // BF.INSERT key [options] ITEMS item...: the items are what follows the ITEMS keyword.
+                for (int i = 2; i < arguments.Count; i++)
                 {
-                    return (arguments.Count - i - 1, 0);
+                    if (Ascii.EqualsIgnoreCase(arguments[i], "ITEMS"u8))
+                    {
+                        return (arguments.Count - i - 1, 0);
+                    }
                 }
-            }
-        }
 
-        return (0, 0);
+                return (0, 0);
+            default:
+                return (0, 0);
+        }
     }
 }

@@ -30,15 +30,28 @@ internal sealed record DataDirectoryReport(string Path, bool DaemonListening, in
             {
                 leftovers.Add(name);
             }
-            else if (KeyNames.TryParse(name, out byte[] key))
+            else if (KeyNames.IsFilterName(name))
             {
-                filters.Add(NamedFilterReport.Read(console, directory, key, threshold));
+                filters.Add(NamedFilterReport.Read(console, directory, KeyOf(directory), threshold));
             }
         }
 
         filters.Sort((a, b) => string.CompareOrdinal(a.Name, b.Name));
         bool listening = await IsListeningAsync(System.IO.Path.Combine(path, DataLayout.DefaultSocketFile), cancel).ConfigureAwait(false);
         return new DataDirectoryReport(path, listening, filters.Count, filters, leftovers, ControlLogReport.Read(path));
+    }
+
+    /// <summary>The filter's key (from a long key's key file); a key file that cannot be read shows as the directory's name.</summary>
+    private static byte[] KeyOf(string directory)
+    {
+        try
+        {
+            return KeyFileFormat.ReadKey(directory);
+        }
+        catch (Exception e) when (e is IOException or InvalidDataException)
+        {
+            return System.Text.Encoding.ASCII.GetBytes(System.IO.Path.GetFileName(directory));
+        }
     }
 
     public void WriteText(TextWriter output)

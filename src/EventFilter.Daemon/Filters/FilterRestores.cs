@@ -1,5 +1,5 @@
 using EventFilter.Daemon.Formats;
-using EventFilter.Storage;
+using EventFilter.Durability;
 
 namespace EventFilter.Daemon.Filters;
 
@@ -10,29 +10,28 @@ namespace EventFilter.Daemon.Filters;
 /// directories). A refused chunk changes nothing; a failed write abandons the restore. Messages are the error
 /// replies' text after "ERR ". See docs/daemon.md, "Backup and restore".
 /// </summary>
-internal sealed partial class FilterStore
+internal sealed class FilterRestores(FilterMap map, string root, FilterObserver observer, FilterDurability durability)
 {
-    // Guarded by itself. Keyed by the filter's directory name, as _filters is.
-    private readonly Dictionary<string, RestoreSession> _restores = new(StringComparer.Ordinal);
+    // Guarded by itself. Keyed by the filter's key, as the map is.
+    private readonly Dictionary<byte[], RestoreSession> _restores = new(KeyComparer.Instance);
     private long _restoreCount;
 
     /// <summary>Starts restoring <paramref name="header"/>'s dump into <paramref name="key"/>, which must have no filter; replaces an unfinished restore of the key.</summary>
-    public string? BeginRestore(ReadOnlySpan<byte> key, DumpHeader header)
+    public string? Begin(ReadOnlySpan<byte> key, DumpHeader header)
     {
-        string name = KeyNames.DirectoryName(key);
-        if (Find(name) is not null)
+        if (map.Find(key) is not null)
         {
             return "item exists: BF.LOADCHUNK restores a dump into a key that has no filter; DEL it first";
         }
 
         // Its files first: a failure to make them (a full disk) leaves any restore under way as it was.
-        string directory = Path.Combine(_root, $"{name}.restore-{Interlocked.Increment(ref _restoreCount)}{DataLayout.CreatingSuffix}");
-        var session = new RestoreSession(name, directory, header, NamedFilter.Create(directory, header.Parameters, _observer));
+        string directory = Path.Combine(root, $"{KeyNames.DirectoryName(key)}.restore-{Interlocked.Increment(ref _restoreCount)}{DataLayout.CreatingSuffix}");
+        var session = new RestoreSession(key.ToArray(), directory, header, NamedFilter.Create(directory, key.ToArray(), header.Parameters, observer));
         RestoreSession? replaced;
         lock (_restores)
         {
-            _restores.Remove(name, out replaced);
-            _restores[name] = session;
+            _restores.Remove(session.Key, out replaced);
+            _restores[session.Key] = session;
         }
 
         if (replaced is not null)
@@ -52,16 +51,15 @@ internal sealed partial class FilterStore
     /// <summary>Loads the next chunk of the key's restore; the last one publishes the filter.</summary>
     public string? LoadItems(ReadOnlySpan<byte> key, long iterator, DumpItems items)
     {
-        string name = KeyNames.DirectoryName(key);
         RestoreSession? session;
         lock (_restores)
         {
-            _restores.TryGetValue(name, out session);
+            _restores.GetAlternateLookup<ReadOnlySpan<byte>>().TryGetValue(key, out session);
         }
 
         if (session is null)
         {
-            return Find(name) is null
+            return map.Find(key) is null
                 ? "not found: no restore of this key is under way; load the dump's first chunk (BF.SCANDUMP's answer to iterator 0) first"
                 : "the key holds a filter and is not being restored: BF.LOADCHUNK restores a dump into a key that has no filter";
         }
@@ -95,38 +93,19 @@ internal sealed partial class FilterStore
     }
 
     /// <summary>
-    /// The last chunk is in: makes the filter durable (its log and layers fsynced), moves its directory into place and
-    /// fsyncs filters/, then lets the key see it. With --log-sync periodic a create record follows, fsynced, so that a
-    /// drop of the key recorded earlier in the control log cannot remove the restored filter at the next start.
+    /// The last chunk is in: makes the filter durable (its log and layers fsynced); then the create path moves its
+    /// directory into place, fsyncs filters/ (and with --log-sync periodic appends a create record, fsynced, so that a drop
+    /// of the key recorded earlier cannot remove it at the next start), and only then lets the key see it.
     /// </summary>
     private string? Publish(RestoreSession session)
     {
-        string final = Path.Combine(_root, session.Name);
         try
         {
             session.Staged.Close(checkpoint: true);
-            lock (_controlGate)
+            if (durability.Publish(session.Key, session.Directory, session.Header.Parameters, moved: () => session.IsOver = true) is null)
             {
-                if (Find(session.Name) is not null || Directory.Exists(final))
-                {
-                    Abandon(session);
-                    return "item exists: a filter was made under the key while it was being restored; the restore was abandoned";
-                }
-
-                Directory.Move(session.Directory, final);
-                session.IsOver = true;
-                DurableDirectory.Sync(_root);
-                if (_logSync == LogSync.Periodic)
-                {
-                    _control!.Append(new ControlRecord(ControlAction.Create, session.Name, session.Header.Parameters));
-                    _control.SyncActive();
-                }
-
-                NamedFilter filter = NamedFilter.Open(final, _observer);
-                lock (_gate)
-                {
-                    _filters[session.Name] = filter;
-                }
+                Abandon(session);
+                return "item exists: a filter was made under the key while it was being restored; the restore was abandoned";
             }
         }
         catch (Exception failure) when (failure is IOException or InvalidDataException or UnauthorizedAccessException)
@@ -163,15 +142,15 @@ internal sealed partial class FilterStore
     {
         lock (_restores)
         {
-            if (_restores.TryGetValue(session.Name, out RestoreSession? current) && current == session)
+            if (_restores.TryGetValue(session.Key, out RestoreSession? current) && current == session)
             {
-                _restores.Remove(session.Name);
+                _restores.Remove(session.Key);
             }
         }
     }
 
     /// <summary>At a clean stop: unfinished restores are dropped with their files.</summary>
-    private void AbandonRestores()
+    public void AbandonAll()
     {
         RestoreSession[] sessions;
         lock (_restores)

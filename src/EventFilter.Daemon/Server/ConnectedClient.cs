@@ -1,0 +1,40 @@
+using System.Globalization;
+using System.Text;
+
+namespace EventFilter.Daemon.Server;
+
+/// <summary>
+/// What CLIENT reports of one connection: its id, the name CLIENT SETNAME or HELLO SETNAME gave it, where it came
+/// from, how old and how idle it is, and its last command. Written by its connection's thread, read by any CLIENT LIST.
+/// </summary>
+internal sealed class ConnectedClient(string address, string localAddress, bool unixSocket, TimeProvider time)
+{
+    private static long s_lastId;
+    private readonly long _connected = time.GetTimestamp();
+    private long _lastActive = time.GetTimestamp();
+
+    /// <summary>Unique for the daemon's life, as Redis numbers its clients (HELLO's and CLIENT ID's "id").</summary>
+    public long Id { get; } = Interlocked.Increment(ref s_lastId);
+
+    /// <summary>The client's name; null until one is set, and again after an empty one.</summary>
+    public string? Name { get; set; }
+
+    /// <summary>The lower-case name of the command it ran last (<c>container|sub</c> for a subcommand).</summary>
+    public string LastCommand { get; set; } = "NULL";
+
+    /// <summary>A read came in: the client is not idle.</summary>
+    public void Active() => Volatile.Write(ref _lastActive, time.GetTimestamp());
+
+    /// <summary>One line of CLIENT LIST (and CLIENT INFO) in Redis's format, ending in a newline.</summary>
+    public string Describe(int protocol)
+    {
+        long now = time.GetTimestamp();
+        var line = new StringBuilder();
+        line.Append(CultureInfo.InvariantCulture, $"id={Id} addr={address} laddr={localAddress} name={Name}");
+        line.Append(CultureInfo.InvariantCulture, $" age={Seconds(_connected, now)} idle={Seconds(Volatile.Read(ref _lastActive), now)} flags={(unixSocket ? 'U' : 'N')}");
+        line.Append(CultureInfo.InvariantCulture, $" db=0 sub=0 psub=0 ssub=0 multi=-1 cmd={LastCommand} user=default redir=-1 resp={protocol}\n");
+        return line.ToString();
+    }
+
+    private long Seconds(long from, long to) => (long)time.GetElapsedTime(from, to).TotalSeconds;
+}
