@@ -11,7 +11,7 @@ public sealed class FilterFileOptions
     /// <summary>The largest k a file can hold.</summary>
     public const int MaxK = FilterHeader.MaxK;
 
-    /// <summary>The largest k chosen from an expected number of names: the widest that lookups test in vector passes.</summary>
+    /// <summary>The largest k chosen from an expected number of names: the most that a lookup tests in one vector pass.</summary>
     internal const int MaxChosenK = Blocked.VectorProbes.MaxK;
 
     /// <summary>The default corruption threshold: above this fraction of corrupted lines the filter is rebuilt.</summary>

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using EventFilter.Daemon.Formats;
 
 namespace EventFilter.Daemon.Filters;
@@ -11,8 +10,6 @@ namespace EventFilter.Daemon.Filters;
 internal sealed class FilterLayer : IDisposable
 {
     /// <summary>How often a long catch-up reports its progress, as the core's catch-up does.</summary>
-    private static readonly TimeSpan ReportEvery = TimeSpan.FromSeconds(1);
-
     private readonly CheckpointedFilterFile _filter;
 
     private FilterLayer(CheckpointedFilterFile filter, long start, long capacity)
@@ -70,8 +67,7 @@ internal sealed class FilterLayer : IDisposable
 
         // As the core's catch-up: one populate of the private copies instead of a copy-on-write fault per page.
         File.ExpectAdds((end - start) / DigestLogFormat.RecordLength);
-        var clock = Stopwatch.StartNew();
-        TimeSpan lastReport = TimeSpan.Zero;
+        var reporter = new CatchUpReporter(File.Path, start, observer.CatchUpProgress);
         long position = start;
         Span<ulong> digests = new ulong[8192];
         while (position < end)
@@ -84,15 +80,11 @@ internal sealed class FilterLayer : IDisposable
 
             File.AddHashes(digests[..read]);
             position += read * sizeof(ulong);
-            if (clock.Elapsed - lastReport >= ReportEvery)
-            {
-                lastReport = clock.Elapsed;
-                observer.CatchUpProgress(new CatchUpProgress(File.Path, start, position, end, (position - start) / sizeof(ulong), clock.Elapsed));
-            }
+            reporter.Advanced(position, end, (position - start) / sizeof(ulong));
         }
 
         _filter.Checkpoint(log.EndPosition);
-        observer.CatchUpCompleted(new CatchUpProgress(File.Path, start, position, position, (position - start) / sizeof(ulong), clock.Elapsed));
+        observer.CatchUpCompleted(reporter.End(position, (position - start) / sizeof(ulong)));
     }
 
     public void Dispose() => _filter.Dispose();

@@ -21,9 +21,8 @@ internal sealed unsafe partial class BloomLines
     private readonly uint _lineCount;
     private readonly int _k;
     private readonly bool _vectorProbes;
-    private readonly bool _secondVectorPass;
+    private readonly bool _wideVectorProbes;
     private readonly Vector512<ulong> _unusedLanes;
-    private readonly Vector512<ulong> _unusedSecondLanes;
     private readonly StripedSpinLock _locks = new();
     private readonly AtomicBitmap? _changed;
 
@@ -46,10 +45,11 @@ internal sealed unsafe partial class BloomLines
         _lineCount = lineCount;
         _k = k;
         _changed = changed;
-        _vectorProbes = VectorProbes.IsSupported && k <= VectorProbes.MaxK;
-        _secondVectorPass = k > VectorProbes.LanesPerPass;
-        _unusedLanes = _vectorProbes ? VectorProbes.UnusedLanes(k) : default;
-        _unusedSecondLanes = _vectorProbes ? VectorProbes.UnusedLanes(k - VectorProbes.LanesPerPass) : default;
+        // The default k takes the 64-bit lanes, checked first, with the fields it had before wider k existed: a k
+        // chosen above 8 must not cost the default's lookups a load or a branch.
+        _vectorProbes = VectorProbes.IsSupported && k <= VectorProbes.NarrowMaxK;
+        _wideVectorProbes = VectorProbes.IsSupported && k > VectorProbes.NarrowMaxK && k <= VectorProbes.MaxK;
+        _unusedLanes = _vectorProbes ? VectorProbes.NarrowUnusedLanes(k) : default;
     }
 
     public uint LineCount => _lineCount;
@@ -114,7 +114,12 @@ internal sealed unsafe partial class BloomLines
     {
         if (VectorProbes.IsSupported && _vectorProbes)
         {
-            return VectorAllSet(words, state);
+            return VectorProbes.AllSet(words, state, _unusedLanes);
+        }
+
+        if (VectorProbes.IsSupported && _wideVectorProbes)
+        {
+            return VectorProbes.AllSet(words, state, _k);
         }
 
         ulong all = 1;
@@ -129,11 +134,6 @@ internal sealed unsafe partial class BloomLines
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private bool VectorAllSet(ulong* words, uint state) => _secondVectorPass
-        ? VectorProbes.AllSet(words, state, _unusedLanes, _unusedSecondLanes)
-        : VectorProbes.AllSet(words, state, _unusedLanes);
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private ulong* LineOf(ulong hash) => (ulong*)(_lines + ((ulong)Probes.Line(hash, _lineCount) << 6));
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -141,7 +141,12 @@ internal sealed unsafe partial class BloomLines
     {
         if (VectorProbes.IsSupported && _vectorProbes)
         {
-            return VectorAllSet(words, state);
+            return VectorProbes.AllSet(words, state, _unusedLanes);
+        }
+
+        if (VectorProbes.IsSupported && _wideVectorProbes)
+        {
+            return VectorProbes.AllSet(words, state, _k);
         }
 
         for (int i = 0; i < _k; i++)

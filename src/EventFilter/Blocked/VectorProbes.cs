@@ -5,39 +5,39 @@ using System.Runtime.Intrinsics.X86;
 namespace EventFilter.Blocked;
 
 /// <summary>
-/// Tests up to 16 probes of a key against its line with AVX-512, 8 probes a pass: the 8 probe states from one multiply
-/// by the powers of <see cref="Probes.Step"/>, the 8 bit positions by fastrange, the line's 8 words picked by a permute
-/// and each probed bit shifted down. The same bits as <see cref="Probes"/> in a loop, with a fifth of the instructions and
-/// no chain of dependent multiplies; lookups are bound by those instructions, in cache and in the batch paths. Probes 8-15
-/// are the first pass's sequence started from state × Step^8, so a second pass shares the loaded line and costs about as
-/// many instructions as the first (k of 9-16, the best k at 12-24 filter bits per name).
+/// Tests up to 16 probes of a key against its line in one AVX-512 pass: the probe states from one multiply by the
+/// powers of <see cref="Probes.Step"/>, the bit positions by fastrange, the line's words picked by a permute and each
+/// probed bit shifted down. Up to 8 probes go in 64-bit lanes, where fastrange is a plain multiply-shift; 9 to 16 in
+/// 32-bit lanes, which need an exact fastrange of their own (<see cref="Bits"/>) and a few more instructions. The same
+/// bits as <see cref="Probes"/> in a loop, with a fraction of the instructions and no chain of dependent multiplies;
+/// lookups are bound by those instructions, in cache and in the batch paths.
 /// </summary>
 internal static unsafe class VectorProbes
 {
-    /// <summary>Probes one pass tests.</summary>
-    public const int LanesPerPass = 8;
+    /// <summary>The largest k the 64-bit lanes take.</summary>
+    public const int NarrowMaxK = 8;
 
-    /// <summary>The largest k the vector path takes: two passes. A larger k uses the scalar loop.</summary>
-    public const int MaxK = 2 * LanesPerPass;
+    /// <summary>The largest k the vector pass takes; a larger k uses the scalar loop.</summary>
+    public const int MaxK = 16;
 
     public static bool IsSupported => Avx512F.IsSupported;
 
-    /// <summary>Step^0 .. Step^7 (mod 2^32): lane i holds the multiplier that takes a key's first state to its i-th.</summary>
-    private static readonly Vector256<uint> Powers = StepPowers(out SecondPassStep);
+    /// <summary>Step^0 .. Step^15 (mod 2^32): lane i holds the multiplier that takes a key's first state to its i-th.</summary>
+    private static readonly Vector512<uint> Powers = StepPowers();
 
-    /// <summary>Step^8 (mod 2^32): takes a key's first state to its ninth, where the second pass starts.</summary>
-    private static readonly uint SecondPassStep;
+    /// <summary>Step^0 .. Step^7, for the 64-bit lanes.</summary>
+    private static readonly Vector256<uint> NarrowPowers = Powers.GetLower();
 
-    /// <summary>
-    /// What a pass needs for <paramref name="probes"/> probes of its 8 (fewer than 1 reads as none): lanes from
-    /// <paramref name="probes"/> on read as set. <see cref="UnusedLanes(int)"/> of k - 8 is the second pass's.
-    /// </summary>
-    public static Vector512<ulong> UnusedLanes(int probes)
+    /// <summary>0 .. 15: lane i of the 32-bit pass holds probe i.</summary>
+    private static readonly Vector512<uint> LaneIndex = Vector512.Create(0u, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+
+    /// <summary>What <see cref="AllSet(ulong*, uint, Vector512{ulong})"/> needs for <paramref name="k"/> (at most 8) probes: lanes k..7 read as set.</summary>
+    public static Vector512<ulong> NarrowUnusedLanes(int k)
     {
-        Span<ulong> lanes = stackalloc ulong[LanesPerPass];
-        for (int i = 0; i < LanesPerPass; i++)
+        Span<ulong> lanes = stackalloc ulong[NarrowMaxK];
+        for (int i = 0; i < NarrowMaxK; i++)
         {
-            lanes[i] = i < probes ? 0UL : 1UL;
+            lanes[i] = i < k ? 0UL : 1UL;
         }
 
         return Vector512.Create<ulong>(lanes);
@@ -47,43 +47,48 @@ internal static unsafe class VectorProbes
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static bool AllSet(ulong* words, uint state, Vector512<ulong> unusedLanes)
     {
-        Vector512<ulong> probed = Probed(Vector512.Load(words), state) | unusedLanes;
+        Vector512<ulong> states = Avx512F.ConvertToVector512UInt64(Vector256.Create(state) * NarrowPowers);
+        Vector512<ulong> bits = ((states << 9) - (states << 5)) >> 32; // (state * 480) >> 32, as Probes.Bit
+        Vector512<ulong> picked = Avx512F.PermuteVar8x64(Vector512.Load(words), bits >> 6);
+        Vector512<ulong> probed = Avx512F.ShiftRightLogicalVariable(picked, bits & Vector512.Create(63UL)) | unusedLanes;
         return (probed & Vector512<ulong>.One) == Vector512<ulong>.One;
+    }
+
+    /// <summary>True when every probed bit (k of 9 to 16) of the line at <paramref name="words"/> is set; only where <see cref="IsSupported"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static bool AllSet(ulong* words, uint state, int k)
+    {
+        Vector512<uint> bits = Bits(Vector512.Create(state) * Powers);
+        Vector512<uint> picked = Avx512F.PermuteVar16x32(Vector512.Load((uint*)words), bits >> 5);
+        Vector512<uint> probed = Avx512F.ShiftRightLogicalVariable(picked, bits & Vector512.Create(31u));
+        Vector512<uint> unused = Vector512.GreaterThanOrEqual(LaneIndex, Vector512.Create((uint)k)); // lanes k..15 read as set
+        return ((probed | unused) & Vector512<uint>.One) == Vector512<uint>.One;
     }
 
     /// <summary>
-    /// <see cref="AllSet(ulong*, uint, Vector512{ulong})"/> for k of 9 to 16: the first pass with every lane used, the
-    /// second with <paramref name="unusedSecond"/> (<see cref="UnusedLanes(int)"/> of k - 8).
+    /// <see cref="Probes.Bit"/>, (state × 480) &gt;&gt; 32, exactly, in 32-bit lanes that have no high multiply: 480 is
+    /// 15 × 32, so the bit is (state × 15) &gt;&gt; 27; with state = h × 2^16 + l that is (15h + ((15l) &gt;&gt; 16)) &gt;&gt; 11,
+    /// whose products stay below 2^20 (the low half's remainder is below 2^16 and cannot carry into bit 27).
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static bool AllSet(ulong* words, uint state, Vector512<ulong> unusedFirst, Vector512<ulong> unusedSecond)
+    internal static Vector512<uint> Bits(Vector512<uint> states)
     {
-        Vector512<ulong> line = Vector512.Load(words);
-        Vector512<ulong> probed = (Probed(line, state) | unusedFirst) & (Probed(line, state * SecondPassStep) | unusedSecond);
-        return (probed & Vector512<ulong>.One) == Vector512<ulong>.One;
+        Vector512<uint> high = states >> 16;
+        Vector512<uint> low = states & Vector512.Create(0xFFFFu);
+        Vector512<uint> fifteenLow = (low << 4) - low;
+        return (((high << 4) - high) + (fifteenLow >> 16)) >> 11;
     }
 
-    /// <summary>Lane i holds the line's bit for the probe with state <paramref name="state"/> × Step^i in its lowest bit.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static Vector512<ulong> Probed(Vector512<ulong> line, uint state)
+    private static Vector512<uint> StepPowers()
     {
-        Vector512<ulong> states = Avx512F.ConvertToVector512UInt64(Vector256.Create(state) * Powers);
-        Vector512<ulong> bits = ((states << 9) - (states << 5)) >> 32; // (state * 480) >> 32, as Probes.Bit
-        Vector512<ulong> picked = Avx512F.PermuteVar8x64(line, bits >> 6);
-        return Avx512F.ShiftRightLogicalVariable(picked, bits & Vector512.Create(63UL));
-    }
-
-    private static Vector256<uint> StepPowers(out uint next)
-    {
-        Span<uint> powers = stackalloc uint[LanesPerPass];
+        Span<uint> powers = stackalloc uint[MaxK];
         uint power = 1;
-        for (int i = 0; i < LanesPerPass; i++)
+        for (int i = 0; i < MaxK; i++)
         {
             powers[i] = power;
             power *= Probes.Step;
         }
 
-        next = power;
-        return Vector256.Create<uint>(powers);
+        return Vector512.Create<uint>(powers);
     }
 }

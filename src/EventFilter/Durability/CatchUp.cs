@@ -1,5 +1,3 @@
-using System.Diagnostics;
-
 namespace EventFilter.Durability;
 
 /// <summary>
@@ -9,8 +7,6 @@ namespace EventFilter.Durability;
 /// </summary>
 internal sealed class CatchUp
 {
-    private static readonly TimeSpan ReportEvery = TimeSpan.FromSeconds(1);
-
     private readonly IStreamNameLog _log;
     private readonly FilterObserver _observer;
     private readonly long _checkpointRecords;
@@ -67,8 +63,7 @@ internal sealed class CatchUp
         long start = target.DurablePosition;
         Volatile.Write(ref _position, start);
         var batch = new StreamNameBatch();
-        var clock = Stopwatch.StartNew();
-        TimeSpan lastReport = TimeSpan.Zero;
+        var reporter = new CatchUpReporter(target.File.Path, start, Report);
         long records = 0, sinceCheckpoint = 0, waits = 0, end = _log.EndPosition;
 
         while (true)
@@ -93,7 +88,7 @@ internal sealed class CatchUp
 
                 if (Position >= end)
                 {
-                    done ??= CaughtUp(start, records, clock.Elapsed, target, caughtUp);
+                    done ??= CaughtUp(reporter, records, caughtUp);
                     if (target.Checkpoint(Position, epoch))
                     {
                         break;
@@ -114,7 +109,7 @@ internal sealed class CatchUp
                     continue;
                 }
 
-                done ??= CaughtUp(start, records, clock.Elapsed, target, caughtUp);
+                done ??= CaughtUp(reporter, records, caughtUp);
                 if (target.Checkpoint(Position, epoch))
                 {
                     break;
@@ -139,11 +134,7 @@ internal sealed class CatchUp
                 sinceCheckpoint = 0;
             }
 
-            if (clock.Elapsed - lastReport >= ReportEvery)
-            {
-                lastReport = clock.Elapsed;
-                Report(new CatchUpProgress(target.File.Path, start, Position, Math.Max(end, Position), records, clock.Elapsed));
-            }
+            reporter.Advanced(Position, end, records);
         }
 
         return done!;
@@ -154,9 +145,9 @@ internal sealed class CatchUp
         count + (long)((double)Math.Max(0, end - to) * count / Math.Max(1, to - from));
 
     // The end is reached: the last progress report (100%), then the caller hears it is caught up.
-    private CatchUpProgress CaughtUp(long start, long records, TimeSpan elapsed, CheckpointedFilter target, Action<CatchUpProgress>? caughtUp)
+    private CatchUpProgress CaughtUp(CatchUpReporter reporter, long records, Action<CatchUpProgress>? caughtUp)
     {
-        var done = new CatchUpProgress(target.File.Path, start, Position, Position, records, elapsed);
+        CatchUpProgress done = reporter.End(Position, records);
         Report(done);
         caughtUp?.Invoke(done);
         return done;

@@ -1,3 +1,4 @@
+using System.Runtime.Intrinsics;
 using EventFilter.Blocked;
 using EventFilter.Format;
 
@@ -77,10 +78,35 @@ public sealed unsafe class VectorProbesTests
         }
     }
 
-    /// <summary>What BloomLines calls for k probes: one pass up to 8, two passes up to 16.</summary>
-    private static bool VectorAllSet(ulong* words, uint state, int k) => k <= VectorProbes.LanesPerPass
-        ? VectorProbes.AllSet(words, state, VectorProbes.UnusedLanes(k))
-        : VectorProbes.AllSet(words, state, VectorProbes.UnusedLanes(k), VectorProbes.UnusedLanes(k - VectorProbes.LanesPerPass));
+    /// <summary>What BloomLines calls for k probes: 64-bit lanes up to 8, 32-bit lanes from 9 to 16.</summary>
+    private static bool VectorAllSet(ulong* words, uint state, int k) => k <= VectorProbes.NarrowMaxK
+        ? VectorProbes.AllSet(words, state, VectorProbes.NarrowUnusedLanes(k))
+        : VectorProbes.AllSet(words, state, k);
+
+    [Avx512Fact]
+    public void The_lane_bit_formula_is_fastrange_onto_480_for_every_32_bit_state()
+    {
+        // The vector pass has no 32-bit high multiply and computes each bit another way (VectorProbes.Bits): a mismatch
+        // for any state would probe a bit an add never set, a false negative. All 2^32 states, 16 at a time, against
+        // (state * 480) >> 32 in 64-bit lanes; split over the cores.
+        long mismatches = 0;
+        Vector512<uint> lanes = Vector512.Create(0u, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        Parallel.For(0, 256, block =>
+        {
+            long found = 0;
+            for (uint low = 0; low < (1u << 24); low += 16)
+            {
+                Vector512<uint> states = Vector512.Create(((uint)block << 24) | low) + lanes;
+                Vector512<uint> bits = VectorProbes.Bits(states);
+                (Vector512<ulong> lower, Vector512<ulong> upper) = Vector512.Widen(states);
+                Vector512<uint> expected = Vector512.Narrow((lower * 480) >> 32, (upper * 480) >> 32);
+                found += Vector512.EqualsAll(bits, expected) ? 0 : 1;
+            }
+
+            Interlocked.Add(ref mismatches, found);
+        });
+        Assert.Equal(0, mismatches);
+    }
 
     private static uint[] BitsOf(uint state, int k)
     {

@@ -18,7 +18,7 @@ public sealed class ExpectedStreamsTests : IDisposable
     [InlineData(2L * Streams, 9)]  // 2 bytes per stream: 32 names in each 480-bit line
     [InlineData(1L * Streams, 5)]  // 1 byte per stream: 64 names a line, the best a line allows is k = 5
     [InlineData(4L * Streams, 14)] // 4 bytes per stream: 16 names a line
-    [InlineData(8L * Streams, 16)] // 8 bytes per stream: the best k (19) is above the vector passes' 16, the cap
+    [InlineData(8L * Streams, 16)] // 8 bytes per stream: the best k (19) is above the vector pass's 16, the cap
     public void Expected_streams_choose_the_best_k_for_the_size(long sizeBytes, int k)
     {
         var options = new StreamExistenceFilterOptions { DataDirectory = _dir.Path, SizeBytes = sizeBytes, ExpectedStreams = Streams };
