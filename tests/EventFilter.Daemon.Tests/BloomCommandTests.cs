@@ -63,6 +63,20 @@ public sealed class BloomCommandTests(DaemonFixture fixture) : IClassFixture<Dae
         Assert.Equal(0L, client.Call("EXISTS", "r2"));
     }
 
+    // The differential test found "+10" and "010" taken as 10, where RedisBloom (Redis's string2ll) refuses them.
+    [Fact]
+    public void Integers_with_a_plus_sign_or_a_leading_zero_are_refused_as_RedisBloom_refuses_them()
+    {
+        using RespClient client = fixture.Connect();
+        Assert.Equal(new RespError("ERR bad capacity"), client.Call("BF.RESERVE", "plus", "0.01", "+10"));
+        Assert.Equal(new RespError("ERR bad capacity"), client.Call("BF.RESERVE", "plus", "0.01", "010"));
+        Assert.Equal(new RespError("ERR bad capacity"), client.Call("BF.RESERVE", "plus", "0.01", "-0"));
+        Assert.Equal(new RespError("ERR bad expansion"), client.Call("BF.RESERVE", "plus", "0.01", "10", "EXPANSION", "+2"));
+        Assert.Equal(new RespError("ERR bad capacity"), client.Call("BF.INSERT", "plus", "CAPACITY", "010", "ITEMS", "a"));
+        Assert.Equal(0L, client.Call("EXISTS", "plus"));
+        Assert.Equal("OK", client.Call("BF.RESERVE", "plus", "0.01", "10", "EXPANSION", "2"));
+    }
+
     [Fact]
     public void Nonscaling_filter_refuses_adds_beyond_capacity()
     {

@@ -84,3 +84,16 @@ public sealed class RedisBloomFactAttribute : FactAttribute
         }
     }
 }
+
+/// <summary>A theory against <see cref="RedisBloomServer"/>: reported as skipped, with the reason, where it cannot run.</summary>
+[AttributeUsage(AttributeTargets.Method)]
+public sealed class RedisBloomTheoryAttribute : TheoryAttribute
+{
+    public RedisBloomTheoryAttribute()
+    {
+        if (RedisBloomServer.Missing is { } reason)
+        {
+            Skip = reason;
+        }
+    }
+}
