@@ -60,7 +60,7 @@ try
 
         // The measuring thread is the main thread; the concurrent rows place their own threads the same way.
         CpuPlacement.ApplyToCurrentThread(pinned);
-        using var bench = new Bench(settings, pinned, ours, redis, dataRoot);
+        using var bench = new Bench(settings, pinned, new Contenders<ServerSpec>(ours, redis, RedisBloom: null), dataRoot);
         ProcessRows.Run(bench);
         bench.StartSides();
         ControlRows.Run(bench);
