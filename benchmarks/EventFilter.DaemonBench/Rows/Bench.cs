@@ -64,10 +64,11 @@ internal sealed class Bench(BenchSettings settings, bool pinned, Contenders<Serv
     public void Add(string name, string unit, bool higherIsBetter, Contenders<Measurement> figures)
     {
         (double? limit, string goal) = Goals.For(name, pinned);
-        var row = new RowResult(name, unit, higherIsBetter, figures.Ours, figures.Redis, limit, goal, Judged: !settings.Quick);
+        var row = new RowResult(name, unit, higherIsBetter, figures.Ours, figures.Redis, figures.RedisBloom, limit, goal, Judged: !settings.Quick);
         Rows.Add(row);
+        string redisBloom = servers.RedisBloom is null ? "" : string.Create(CultureInfo.InvariantCulture, $"  redisbloom {figures.RedisBloom?.Value,14:N1}");
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"  {name,-28} ours {figures.Ours.Value,14:N1}  redis {figures.Redis?.Value,14:N1}  {unit,-9} {(row.Met is { } met ? met ? "met" : "MISSED" : "")}"));
+            $"  {name,-28} ours {figures.Ours.Value,14:N1}  redis {figures.Redis?.Value,14:N1}{redisBloom}  {unit,-9} {(row.Met is { } met ? met ? "met" : "MISSED" : "")}"));
     }
     /// <summary>
     /// One warm-up run (discarded), then <see cref="BenchSettings.Repeats"/> measured runs; the figure is their median and
