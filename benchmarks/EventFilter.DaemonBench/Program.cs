@@ -4,8 +4,8 @@ using EventFilter.DaemonBench.Report;
 using EventFilter.DaemonBench.Rows;
 using EventFilter.DaemonBench.Servers;
 
-// The bloomd benchmark table re-run: eventfilterd against Debian's redis-server over Unix sockets, every row unpinned
-// and then pinned (client and servers on CPU 0). See docs/benchmarks-daemon.md.
+// The bloomd benchmark table re-run: eventfilterd against Debian's redis-server (sets) and, with --redisbloom, RedisBloom,
+// over Unix sockets, every row unpinned and then pinned (client and servers on CPU 0). See docs/benchmarks-daemon.md.
 BenchSettings settings;
 try
 {
