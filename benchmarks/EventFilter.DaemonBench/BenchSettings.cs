@@ -9,7 +9,21 @@ namespace EventFilter.DaemonBench;
 internal sealed record BenchSettings
 {
     public const string Usage =
-        "usage: DaemonBench [--json FILE] [--quick] [--mode both|pinned|unpinned] [--daemon auto|aot|jit|PATH] [--no-redis] [--data DIR] [--only TEXT] | DaemonBench --table FILE";
+        "usage: DaemonBench [--json FILE] [--quick] [--mode both|pinned|unpinned] [--daemon auto|aot|jit|PATH] [--no-redis] [--redisbloom PATH/redisbloom.so] [--data DIR] [--only TEXT] | DaemonBench --table FILE";
+
+    /// <summary>What --help prints: the usage line and one line per option (docs/benchmarks-daemon.md has the rest).</summary>
+    public const string HelpText = Usage + """
+
+          --json FILE                     write the run as JSON
+          --table FILE                    print the tables of a saved run (its JSON) and run nothing
+          --quick                         tiny counts and one repeat, no goal judged: a smoke of seconds
+          --mode both|pinned|unpinned     which CPU modes (default both)
+          --daemon auto|aot|jit|PATH      our server: auto takes the NativeAOT build when published, else the JIT build
+          --no-redis                      leave Redis's sets out
+          --redisbloom PATH               RedisBloom's module (redisbloom.so): adds the RedisBloom column; without it the column is left out
+          --only TEXT                     only the rows whose name contains TEXT
+          --data DIR                      where the servers' data directories go (default $TMPDIR)
+        """;
 
     public bool Quick { get; init; }
 
@@ -23,6 +37,12 @@ internal sealed record BenchSettings
     public string Daemon { get; init; } = "auto";
 
     public bool SkipRedis { get; init; }
+
+    /// <summary>RedisBloom's module, for the RedisBloom column; null leaves the column out.</summary>
+    public string? RedisBloomModule { get; init; }
+
+    /// <summary>--help: print <see cref="HelpText"/> and run nothing.</summary>
+    public bool ShowHelp { get; init; }
 
     public string? DataRoot { get; init; }
 
@@ -71,6 +91,7 @@ internal sealed record BenchSettings
             string Value() => i + 1 < args.Count ? args[++i] : throw new ArgumentException($"{args[i]} needs a value. {Usage}");
             settings = args[i] switch
             {
+                "--help" or "-h" => settings with { ShowHelp = true },
                 "--quick" => settings with { Quick = true },
                 "--no-redis" => settings with { SkipRedis = true },
                 "--json" => settings with { JsonPath = Value() },
@@ -78,6 +99,7 @@ internal sealed record BenchSettings
                 "--data" => settings with { DataRoot = Value() },
                 "--only" => settings with { Only = Value() },
                 "--daemon" => settings with { Daemon = Value() },
+                "--redisbloom" => settings with { RedisBloomModule = Value() },
                 "--mode" => settings with { Modes = Mode(Value()) },
                 _ => throw new ArgumentException(string.Create(CultureInfo.InvariantCulture, $"unknown option '{args[i]}'. {Usage}")),
             };

@@ -4,8 +4,8 @@ using EventFilter.DaemonBench.Report;
 using EventFilter.DaemonBench.Rows;
 using EventFilter.DaemonBench.Servers;
 
-// The bloomd benchmark table re-run: eventfilterd against Debian's redis-server over Unix sockets, every row unpinned
-// and then pinned (client and servers on CPU 0). See docs/benchmarks-daemon.md.
+// The bloomd benchmark table re-run: eventfilterd against Debian's redis-server (sets) and, with --redisbloom, RedisBloom,
+// over Unix sockets, every row unpinned and then pinned (client and servers on CPU 0). See docs/benchmarks-daemon.md.
 BenchSettings settings;
 try
 {
@@ -17,11 +17,17 @@ catch (ArgumentException error)
     return 2;
 }
 
+if (settings.ShowHelp)
+{
+    Console.WriteLine(BenchSettings.HelpText);
+    return 0;
+}
+
 if (settings.TablePath is { } saved)
 {
     try
     {
-        Console.Write(string.Join('\n', SavedRun.Read(saved).Modes.Select(MarkdownTable.Format)));
+        Console.Write(MarkdownTable.Format(SavedRun.Read(saved)));
         return 0;
     }
     catch (InvalidOperationException error)
@@ -44,9 +50,11 @@ catch (InvalidOperationException error)
 }
 
 (ServerSpec? redis, string? redisSkipped) = ServerLocator.Redis(settings, root);
+(ServerSpec? redisBloom, string? redisBloomSkipped) = ServerLocator.RedisBloom(settings, root);
 string dataRoot = settings.DataRoot ?? Path.Combine(Path.GetTempPath(), $"eventfilter-daemonbench-{Environment.ProcessId}");
 Console.WriteLine($"eventfilterd: {ours.Description}");
 Console.WriteLine($"Redis: {redis?.Description ?? "skipped: " + redisSkipped}");
+Console.WriteLine($"RedisBloom: {redisBloom?.Description ?? "left out: " + redisBloomSkipped}");
 Console.WriteLine($"{Environment.ProcessorCount} CPUs; data under {dataRoot}; {(settings.Quick ? "quick smoke" : "full run")}");
 
 var modes = new List<ModeResult>();
@@ -60,7 +68,7 @@ try
 
         // The measuring thread is the main thread; the concurrent rows place their own threads the same way.
         CpuPlacement.ApplyToCurrentThread(pinned);
-        using var bench = new Bench(settings, pinned, ours, redis, dataRoot);
+        using var bench = new Bench(settings, pinned, new Contenders<ServerSpec>(ours, redis, redisBloom), dataRoot);
         ProcessRows.Run(bench);
         bench.StartSides();
         ControlRows.Run(bench);
@@ -78,12 +86,9 @@ finally
     }
 }
 
-var run = new RunResult(settings.Quick, ours.Description, redis?.Description, redisSkipped, modes);
-foreach (ModeResult mode in modes)
-{
-    Console.WriteLine();
-    Console.Write(MarkdownTable.Format(mode));
-}
+var run = new RunResult(settings.Quick, ours.Description, redis?.Description, redisSkipped, redisBloom?.Description, redisBloomSkipped, modes);
+Console.WriteLine();
+Console.Write(MarkdownTable.Format(run));
 
 if (settings.JsonPath is { } json)
 {

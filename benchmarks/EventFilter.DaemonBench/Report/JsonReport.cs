@@ -5,7 +5,8 @@ namespace EventFilter.DaemonBench.Report;
 
 /// <summary>
 /// Writes the run as JSON (the schema is in docs/benchmarks-daemon.md): values in each row's
-/// unit, distributions in nanoseconds, and per row whether we are ahead of Redis and whether its goal is met.
+/// unit, distributions in nanoseconds, and per row whether we are ahead of Redis and of RedisBloom and whether its
+/// goal is met. A peer left out of the run has null figures and its reason at the top.
 /// </summary>
 internal static class JsonReport
 {
@@ -22,6 +23,8 @@ internal static class JsonReport
         json.WriteString("ours", run.Ours);
         json.WriteString("redis", run.Redis);
         json.WriteString("redis_skipped", run.RedisSkipped);
+        json.WriteString("redisbloom", run.RedisBloom);
+        json.WriteString("redisbloom_skipped", run.RedisBloomSkipped);
         json.WriteStartArray("modes");
         foreach (ModeResult mode in run.Modes)
         {
@@ -53,9 +56,12 @@ internal static class JsonReport
         json.WriteString("better", row.HigherIsBetter ? "higher" : "lower");
         json.WriteNumber("ours", Math.Round(row.Ours.Value, 3));
         WriteNullable(json, "redis", row.Redis is null ? null : Math.Round(row.Redis.Value, 3));
+        WriteNullable(json, "redisbloom", row.RedisBloom is null ? null : Math.Round(row.RedisBloom.Value, 3));
         WriteDistribution(json, "ours_distribution", row.Ours.Distribution);
         WriteDistribution(json, "redis_distribution", row.Redis?.Distribution);
+        WriteDistribution(json, "redisbloom_distribution", row.RedisBloom?.Distribution);
         WriteNullable(json, "ahead", row.Ahead);
+        WriteNullable(json, "redisbloom_ahead", row.AheadOfRedisBloom);
         json.WriteString("goal", row.Goal);
         WriteNullable(json, "met", row.Met);
         json.WriteEndObject();

@@ -5,28 +5,72 @@ using EventFilter.DaemonBench.Client;
 namespace EventFilter.DaemonBench.Report;
 
 /// <summary>
-/// Prints one mode's rows as the Markdown table docs/benchmarks-daemon.md carries: both servers' figures and distributions,
-/// the source's published figures for reference, and the goal.
+/// Prints a run's modes as the Markdown tables docs/benchmarks-daemon.md carries: every server's figure and
+/// distribution, our lead over each peer, the source's published figures for reference, and the goal. RedisBloom's
+/// columns are there only when it ran; otherwise one line above the tables says why they are left out.
 /// </summary>
 internal static class MarkdownTable
 {
-    public static string Format(ModeResult mode)
+    public static string Format(RunResult run)
     {
+        bool withRedisBloom = run.RedisBloom is not null;
+        string note = withRedisBloom ? "" : $"RedisBloom column left out: {run.RedisBloomSkipped ?? "not in this run"}.\n\n";
+        return note + string.Join('\n', run.Modes.Select(mode => Format(mode, withRedisBloom)));
+    }
+
+    private static string Format(ModeResult mode, bool withRedisBloom)
+    {
+        List<string> header = ["row", "eventfilterd", "Redis (sets)", "Redis / ours"];
+        if (withRedisBloom)
+        {
+            header.AddRange(["RedisBloom", "RedisBloom / ours"]);
+        }
+
+        header.AddRange(["ours p50 / p99 / p99.9 / max", "Redis p50 / p99 / p99.9 / max"]);
+        if (withRedisBloom)
+        {
+            header.Add("RedisBloom p50 / p99 / p99.9 / max");
+        }
+
+        header.AddRange(["source: bloomd", "source: RedisBloom", "goal", "met"]);
         var table = new StringBuilder()
             .Append(CultureInfo.InvariantCulture, $"{mode.Mode} (load average before {mode.LoadBefore}, after {mode.LoadAfter})\n\n")
-            .Append("| row | eventfilterd | Redis (sets) | Redis / ours | ours p50 / p99 / p99.9 / max | Redis p50 / p99 / p99.9 / max | source: bloomd | source: RedisBloom | goal | met |\n")
-            .Append("|---|---|---|---|---|---|---|---|---|---|\n");
+            .Append(Line(header))
+            .Append('|').Append(string.Concat(header.Select(_ => "---|"))).Append('\n');
         foreach (RowResult row in mode.Rows)
         {
-            string ratio = row.Redis is null ? "" : (row.HigherIsBetter ? row.Ours.Value / row.Redis.Value : row.Redis.Value / row.Ours.Value).ToString("0.00x", CultureInfo.InvariantCulture);
-            string met = row.Met switch { true => "yes", false => "**no**", null => "n/a" };
-            (double? bloomd, double? redisBloom) = PublishedFigures.For(row.Name);
-            table.Append(CultureInfo.InvariantCulture,
-                $"| {row.Name} | {Figure(row.Ours.Value, row.Unit)} | {(row.Redis is null ? "skipped" : Figure(row.Redis.Value, row.Unit))} | {ratio} | {Spread(row.Ours.Distribution, row.Unit)} | {Spread(row.Redis?.Distribution, row.Unit)} | {Figure(bloomd, row.Unit)} | {Figure(redisBloom, row.Unit)} | {row.Goal} | {met} |\n");
+            table.Append(Line(Cells(row, withRedisBloom)));
         }
 
         return table.ToString();
     }
+
+    private static List<string> Cells(RowResult row, bool withRedisBloom)
+    {
+        List<string> cells = [row.Name, Figure(row.Ours.Value, row.Unit), Peer(row.Redis, row.Unit, "skipped"), Ratio(row.Lead(row.Redis))];
+        if (withRedisBloom)
+        {
+            // A row that does not apply to RedisBloom (a restart of a server that keeps no data) has no figure.
+            cells.AddRange([Peer(row.RedisBloom, row.Unit, "n/a"), Ratio(row.Lead(row.RedisBloom))]);
+        }
+
+        cells.AddRange([Spread(row.Ours.Distribution, row.Unit), Spread(row.Redis?.Distribution, row.Unit)]);
+        if (withRedisBloom)
+        {
+            cells.Add(Spread(row.RedisBloom?.Distribution, row.Unit));
+        }
+
+        (double? bloomd, double? redisBloom) = PublishedFigures.For(row.Name);
+        string met = row.Met switch { true => "yes", false => "**no**", null => "n/a" };
+        cells.AddRange([Figure(bloomd, row.Unit), Figure(redisBloom, row.Unit), row.Goal, met]);
+        return cells;
+    }
+
+    private static string Line(IEnumerable<string> cells) => "| " + string.Join(" | ", cells) + " |\n";
+
+    private static string Peer(Measurement? figure, string unit, string missing) => figure is null ? missing : Figure(figure.Value, unit);
+
+    private static string Ratio(double? lead) => lead is { } l ? l.ToString("0.00x", CultureInfo.InvariantCulture) : "";
 
     /// <summary>Nanosecond units read better in microseconds at these magnitudes.</summary>
     private static string Figure(double? value, string unit) => value is { } v ? Figure(v, unit) : "";

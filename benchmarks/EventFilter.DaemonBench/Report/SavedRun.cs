@@ -18,7 +18,10 @@ internal static class SavedRun
             JsonElement root = document.RootElement;
             bool quick = root.GetProperty("quick").GetBoolean();
             var modes = root.GetProperty("modes").EnumerateArray().Select(mode => ReadMode(mode, quick)).ToList();
-            return new RunResult(quick, root.GetProperty("ours").GetString()!, root.GetProperty("redis").GetString(), root.GetProperty("redis_skipped").GetString(), modes);
+            // Reports saved before the RedisBloom column have no "redisbloom": the column is left out, saying so.
+            string? redisBloom = root.TryGetProperty("redisbloom", out JsonElement module) ? module.GetString() : null;
+            string? redisBloomSkipped = root.TryGetProperty("redisbloom_skipped", out JsonElement reason) ? reason.GetString() : "this report was saved before the harness had a RedisBloom column";
+            return new RunResult(quick, root.GetProperty("ours").GetString()!, root.GetProperty("redis").GetString(), root.GetProperty("redis_skipped").GetString(), redisBloom, redisBloomSkipped, modes);
         }
         catch (Exception error) when (error is JsonException or KeyNotFoundException or InvalidOperationException or FormatException or IOException)
         {
@@ -37,18 +40,23 @@ internal static class SavedRun
     private static RowResult ReadRow(JsonElement row, bool pinned, bool quick)
     {
         string name = row.GetProperty("name").GetString()!;
-        JsonElement redis = row.GetProperty("redis");
-        Measurement? redisFigure = redis.ValueKind == JsonValueKind.Null ? null : new Measurement(redis.GetDouble(), ReadDistribution(row.GetProperty("redis_distribution")));
         return new RowResult(
             name,
             row.GetProperty("unit").GetString()!,
             row.GetProperty("better").GetString() == "higher",
-            new Measurement(row.GetProperty("ours").GetDouble(), ReadDistribution(row.GetProperty("ours_distribution"))),
-            redisFigure,
+            ReadFigure(row, "ours") ?? throw new InvalidOperationException($"row '{name}' has no figure of ours"),
+            ReadFigure(row, "redis"),
+            ReadFigure(row, "redisbloom"),
             Goals.For(name, pinned).Limit,
             row.GetProperty("goal").GetString()!,
             Judged: !quick);
     }
+
+    /// <summary>The figure named <paramref name="server"/> with its distribution; null when it is null or absent.</summary>
+    private static Measurement? ReadFigure(JsonElement row, string server) =>
+        row.TryGetProperty(server, out JsonElement value) && value.ValueKind != JsonValueKind.Null
+            ? new Measurement(value.GetDouble(), ReadDistribution(row.GetProperty(server + "_distribution")))
+            : null;
 
     private static Distribution? ReadDistribution(JsonElement d) => d.ValueKind == JsonValueKind.Null
         ? null

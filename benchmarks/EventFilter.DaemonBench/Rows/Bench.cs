@@ -5,33 +5,33 @@ using EventFilter.DaemonBench.Servers;
 namespace EventFilter.DaemonBench.Rows;
 
 /// <summary>
-/// One mode's run: the two servers, the settings, and the rows measured so far. Each row is measured on eventfilterd
-/// and then on Redis, back to back, so that a change in the machine's load hits both alike. Process rows start servers
-/// of their own; the others share one long-lived server per side (<see cref="StartSides"/>).
+/// One mode's run: the servers, the settings, and the rows measured so far. Each row is measured on eventfilterd and
+/// then on each peer, back to back (<see cref="Contenders{T}.Select"/>). Process rows start servers of their own; the
+/// others share one long-lived server per side (<see cref="StartSides"/>).
 /// </summary>
-internal sealed class Bench(BenchSettings settings, bool pinned, ServerSpec ours, ServerSpec? redis, string dataRoot) : IDisposable
+internal sealed class Bench(BenchSettings settings, bool pinned, Contenders<ServerSpec> servers, string dataRoot) : IDisposable
 {
-    private Side? _ours;
-    private Side? _redis;
+    // Every side started, so that a failed start of a later one still stops the earlier ones.
+    private readonly List<Side> _started = [];
+    private Contenders<Side>? _sides;
 
     public BenchSettings Settings => settings;
 
     public bool Pinned => pinned;
 
-    public Side Ours => _ours ?? throw new InvalidOperationException("the servers are not started");
-
-    public Side? Redis => _redis;
+    public Contenders<Side> Sides => _sides ?? throw new InvalidOperationException("the servers are not started");
 
     public List<RowResult> Rows { get; } = [];
 
     public static double Nanoseconds(TimeSpan elapsed) => elapsed.Ticks * 100.0;
 
     /// <summary>Starts the long-lived server of each side, each on a fresh data directory.</summary>
-    public void StartSides()
+    public void StartSides() => _sides = servers.Select(spec =>
     {
-        _ours = Side.Start(ours, Scratch(ours), pinned);
-        _redis = redis is null ? null : Side.Start(redis, Scratch(redis), pinned);
-    }
+        Side side = Side.Start(spec, Scratch(spec), pinned);
+        _started.Add(side);
+        return side;
+    });
 
     /// <summary>A new, empty data directory for <paramref name="spec"/>'s server.</summary>
     public string Scratch(ServerSpec spec)
@@ -41,43 +41,35 @@ internal sealed class Bench(BenchSettings settings, bool pinned, ServerSpec ours
         return directory;
     }
 
-    /// <summary>Measures one row on both long-lived servers and records it.</summary>
+    /// <summary>Measures one row on every long-lived server and records it.</summary>
     public void Row(string name, string unit, bool higherIsBetter, Func<Side, Measurement> measure)
     {
-        if (!Wanted(name))
+        if (Wanted(name))
         {
-            return;
+            Add(name, unit, higherIsBetter, Sides.Select(measure));
         }
-
-        Measurement ourFigure = measure(Ours);
-        Measurement? redisFigure = _redis is null ? null : measure(_redis);
-        Add(name, unit, higherIsBetter, ourFigure, redisFigure);
     }
 
-    /// <summary>Measures one row that starts servers of its own, from each side's spec.</summary>
-    public void ProcessRow(string name, string unit, Func<ServerSpec, Measurement> measure)
+    /// <summary>Measures one row that starts servers of its own, from each side's spec; null where it does not apply.</summary>
+    public void ProcessRow(string name, string unit, Func<ServerSpec, Measurement?> measure)
     {
-        if (!Wanted(name))
+        if (Wanted(name))
         {
-            return;
+            Add(name, unit, higherIsBetter: false, servers.Select(measure));
         }
-
-        Measurement ourFigure = measure(ours);
-        Measurement? redisFigure = redis is null ? null : measure(redis);
-        Add(name, unit, higherIsBetter: false, ourFigure, redisFigure);
     }
 
     public bool Wanted(string name) => settings.Only is not { } only || name.Contains(only, StringComparison.OrdinalIgnoreCase);
 
-    public void Add(string name, string unit, bool higherIsBetter, Measurement ourFigure, Measurement? redisFigure)
+    public void Add(string name, string unit, bool higherIsBetter, Contenders<Measurement> figures)
     {
         (double? limit, string goal) = Goals.For(name, pinned);
-        var row = new RowResult(name, unit, higherIsBetter, ourFigure, redisFigure, limit, goal, Judged: !settings.Quick);
+        var row = new RowResult(name, unit, higherIsBetter, figures.Ours, figures.Redis, figures.RedisBloom, limit, goal, Judged: !settings.Quick);
         Rows.Add(row);
+        string redisBloom = servers.RedisBloom is null ? "" : string.Create(CultureInfo.InvariantCulture, $"  redisbloom {figures.RedisBloom?.Value,14:N1}");
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"  {name,-28} ours {ourFigure.Value,14:N1}  redis {redisFigure?.Value,14:N1}  {unit,-9} {(row.Met is { } met ? met ? "met" : "MISSED" : "")}"));
+            $"  {name,-28} ours {figures.Ours.Value,14:N1}  redis {figures.Redis?.Value,14:N1}{redisBloom}  {unit,-9} {(row.Met is { } met ? met ? "met" : "MISSED" : "")}"));
     }
-
     /// <summary>
     /// One warm-up run (discarded), then <see cref="BenchSettings.Repeats"/> measured runs; the figure is their median and
     /// the distribution pools their samples. <paramref name="run"/> gets the repeat number, to make its items unique.
@@ -93,7 +85,9 @@ internal sealed class Bench(BenchSettings settings, bool pinned, ServerSpec ours
 
     public void Dispose()
     {
-        _ours?.Dispose();
-        _redis?.Dispose();
+        foreach (Side side in _started)
+        {
+            side.Dispose();
+        }
     }
 }

@@ -13,24 +13,19 @@ internal static class ConcurrentRows
     public static void Run(Bench bench)
     {
         BenchSettings settings = bench.Settings;
-        var throughput = new Dictionary<Side, Measurement>();
         string clients = $"{settings.Clients}-client";
-        foreach (Side side in bench.Wanted(clients) ? Sides(bench) : [])
+        if (bench.Wanted(clients))
         {
-            throughput[side] = bench.Repeated(settings.Clients * settings.OpsPerClient, (repeat, samples) =>
+            Contenders<Measurement> throughput = bench.Sides.Select(side => bench.Repeated(settings.Clients * settings.OpsPerClient, (repeat, samples) =>
             {
                 TimeSpan wall = Clients(bench, side, samples, client => [.. Enumerable.Range(0, settings.OpsPerClient).Select(i => (byte[][])[i % 10 == 9
                     ? side.Dialect.AddOne(Side.Key, RespCommand.Item($"c{client}-{repeat}", i))
                     : side.Dialect.CheckOne(Side.Key, OperationRows.Present($"a{repeat}", i))])]);
                 return settings.Clients * settings.OpsPerClient / wall.TotalSeconds;
-            });
-        }
-
-        if (throughput.Count > 0)
-        {
-            bench.Add($"{clients} throughput", "ops/s", true, throughput[bench.Ours], bench.Redis is null ? null : throughput[bench.Redis]);
-            bench.Add($"{clients} p50", "ns", false, Percentile(throughput[bench.Ours], d => d.P50), bench.Redis is null ? null : Percentile(throughput[bench.Redis], d => d.P50));
-            bench.Add($"{clients} p95", "ns", false, Percentile(throughput[bench.Ours], d => d.P95), bench.Redis is null ? null : Percentile(throughput[bench.Redis], d => d.P95));
+            }));
+            bench.Add($"{clients} throughput", "ops/s", true, throughput);
+            bench.Add($"{clients} p50", "ns", false, throughput.Select(m => Percentile(m, d => d.P50)));
+            bench.Add($"{clients} p95", "ns", false, throughput.Select(m => Percentile(m, d => d.P95)));
         }
 
         bench.Row("control churn", "cycles/s", true, side => bench.Repeated(settings.Clients * settings.ChurnCyclesPerClient, (_, samples) =>
@@ -43,8 +38,6 @@ internal static class ConcurrentRows
             return settings.Clients * settings.ChurnCyclesPerClient / wall.TotalSeconds;
         }));
     }
-
-    private static IEnumerable<Side> Sides(Bench bench) => bench.Redis is null ? [bench.Ours] : [bench.Ours, bench.Redis];
 
     private static Measurement Percentile(Measurement measurement, Func<Distribution, double> pick) => new(pick(measurement.Distribution!), measurement.Distribution);
 

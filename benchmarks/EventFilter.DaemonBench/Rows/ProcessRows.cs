@@ -37,8 +37,14 @@ internal static class ProcessRows
             return new Measurement(server.ResidentKilobytes() / 1024.0);
         });
 
+        // A server that keeps no data (RedisBloom, run in memory) would only start empty again: no figure, not a cold one.
         bench.ProcessRow("restart startup", "ms", spec =>
         {
+            if (!spec.KeepsData)
+            {
+                return null;
+            }
+
             if (!filled.TryGetValue(spec, out string? directory))
             {
                 // The RSS row was left out (--only): fill a data directory for the restarts here.

@@ -3,9 +3,10 @@ using System.Diagnostics;
 namespace EventFilter.DaemonBench.Servers;
 
 /// <summary>
-/// Finds the two servers. Ours: the NativeAOT binary from benchmarks/daemon/publish-aot.sh when it exists (or with
+/// Finds the servers. Ours: the NativeAOT binary from benchmarks/daemon/publish-aot.sh when it exists (or with
 /// --daemon aot), else the JIT build this project's reference has just built. Redis: Debian's redis-server, installed
 /// by benchmarks/daemon/install-tools.sh when missing (a full run only; --quick skips Redis instead, saying why).
+/// RedisBloom: the module given with --redisbloom, in that same redis-server; never built or guessed here.
 /// </summary>
 internal static class ServerLocator
 {
@@ -51,6 +52,32 @@ internal static class ServerLocator
             return (null, "--no-redis");
         }
 
+        (RedisServer? server, string? missing) = FindRedisServer(settings, root);
+        return server is null ? (null, missing) : (ServerSpec.Redis(server), null);
+    }
+
+    /// <summary>
+    /// RedisBloom's spec: the module given with --redisbloom, loaded into the same redis-server as Redis's; or null
+    /// with the reason it is left out (no --redisbloom, no such file, no redis-server).
+    /// </summary>
+    public static (ServerSpec? Spec, string? Skipped) RedisBloom(BenchSettings settings, string root)
+    {
+        if (settings.RedisBloomModule is not { } module)
+        {
+            return (null, "no --redisbloom PATH/redisbloom.so given; docs/benchmarks-daemon.md says how to build the module");
+        }
+
+        if (!File.Exists(module))
+        {
+            return (null, $"the module {module} does not exist; docs/benchmarks-daemon.md says how to build it");
+        }
+
+        (RedisServer? server, string? missing) = FindRedisServer(settings, root);
+        return server is null ? (null, missing) : (ServerSpec.RedisBloom(server, Path.GetFullPath(module)), null);
+    }
+
+    private static (RedisServer? Server, string? Missing) FindRedisServer(BenchSettings settings, string root)
+    {
         string? path = Find("redis-server");
         if (path is null && !settings.Quick)
         {
@@ -66,7 +93,7 @@ internal static class ServerLocator
         }
 
         string version = Run(path, "--version").Split(' ').FirstOrDefault(w => w.StartsWith("v=", StringComparison.Ordinal))?[2..] ?? "unknown";
-        return (ServerSpec.Redis(path, version), null);
+        return (new RedisServer(path, version), null);
     }
 
     private static string? Find(string program) =>

@@ -1,14 +1,17 @@
 namespace EventFilter.DaemonBench.Servers;
 
-/// <summary>One side of the table: how to start the server on a data directory and socket, and what it speaks.</summary>
-internal sealed record ServerSpec(string Name, string Description, Dialect Dialect, Func<string, string, (string File, string[] Arguments)> CommandLine)
+/// <summary>
+/// One side of the table: how to start the server on a data directory and socket, what it speaks, and whether it
+/// keeps its data across a restart (a server that does not has no restart startup row).
+/// </summary>
+internal sealed record ServerSpec(string Name, string Description, Dialect Dialect, bool KeepsData, Func<string, string, (string File, string[] Arguments)> CommandLine)
 {
     /// <summary>eventfilterd: the NativeAOT binary when given one, else the JIT build run by dotnet.</summary>
     public static ServerSpec Ours(string path)
     {
         bool jit = path.EndsWith(".dll", StringComparison.Ordinal);
         string host = Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet";
-        return new ServerSpec("eventfilterd", jit ? $"JIT build (dotnet {path})" : $"NativeAOT build ({path})", Dialect.Bloom,
+        return new ServerSpec("eventfilterd", jit ? $"JIT build (dotnet {path})" : $"NativeAOT build ({path})", Dialect.Bloom, KeepsData: true,
             (data, socket) => jit
                 ? (host, [path, "--data", data, "--socket", socket])
                 : (path, ["--data", data, "--socket", socket]));
@@ -18,12 +21,22 @@ internal sealed record ServerSpec(string Name, string Description, Dialect Diale
     /// Redis on its own Unix socket only, with an append-only file fsynced every second: the durability closest to
     /// eventfilterd's default (--log-sync periodic), so neither side is measured without its persistence.
     /// </summary>
-    public static ServerSpec Redis(string path, string version) =>
-        new("redis", $"redis-server {version}, appendonly yes, appendfsync everysec, no RDB snapshots", Dialect.Set,
-            (data, socket) => (path,
-            [
-                "--port", "0", "--unixsocket", socket, "--unixsocketperm", "700", "--dir", data,
-                "--appendonly", "yes", "--appendfsync", "everysec", "--save", "", "--daemonize", "no",
-                "--logfile", Path.Combine(data, "redis.log"),
-            ]));
+    public static ServerSpec Redis(RedisServer server) =>
+        new("redis", $"redis-server {server.Version}, appendonly yes, appendfsync everysec, no RDB snapshots", Dialect.Set, KeepsData: true,
+            (data, socket) => (server.Path, [.. PrivateSocket(data, socket), "--appendonly", "yes", "--appendfsync", "everysec"]));
+
+    /// <summary>
+    /// RedisBloom loaded into the same redis-server, on its own Unix socket, kept in memory only (no append-only file,
+    /// no snapshots), as a user runs it as a cache of what exists; it gets the same BF.* commands as ours.
+    /// </summary>
+    public static ServerSpec RedisBloom(RedisServer server, string module) =>
+        new("redisbloom", $"redis-server {server.Version} with RedisBloom ({module}), no persistence", Dialect.Bloom, KeepsData: false,
+            (data, socket) => (server.Path, [.. PrivateSocket(data, socket), "--appendonly", "no", "--loadmodule", module]));
+
+    // No TCP port, a socket only its owner may open, no RDB snapshots, in the foreground, logging into the data directory.
+    private static string[] PrivateSocket(string data, string socket) =>
+    [
+        "--port", "0", "--unixsocket", socket, "--unixsocketperm", "700", "--dir", data,
+        "--save", "", "--daemonize", "no", "--logfile", Path.Combine(data, "redis.log"),
+    ];
 }
