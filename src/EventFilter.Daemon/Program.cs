@@ -49,6 +49,7 @@ builder.Services.AddDaemonTelemetry();
 builder.Services.AddSingleton(services => new FilterStore(options.DataDirectory, options.LogSync, services.GetRequiredService<LayerObserver>(), services.GetRequiredService<ILogger>()));
 builder.Services.AddHostedService<FilterLifetime>();
 builder.Services.AddHostedService<Checkpointer>();
+builder.Services.AddHostedService<MemoryTrim>();
 builder.Services.AddHostedService<RespListener>();
 builder.Services.AddServiceManager();
 using IHost host = builder.Build();

@@ -13,8 +13,9 @@ namespace EventFilter.Daemon.Commands;
 internal sealed class CommandContext(FilterStore store, DaemonOptions options, Telemetry.DaemonHealth health, Telemetry.DaemonMetrics metrics,
     ConnectedClient? client = null, ConnectedClients? clients = null)
 {
-    private ulong[] _digests = new ulong[128];
-    private bool[] _answers = new bool[128];
+    private const int InitialItems = 128;
+    private ulong[] _digests = new ulong[InitialItems];
+    private bool[] _answers = new bool[InitialItems];
     private readonly List<NamedFilter> _added = [];
 
     public CommandArguments Arguments { get; } = new();
@@ -100,6 +101,14 @@ internal sealed class CommandContext(FilterStore store, DaemonOptions options, T
         }
 
         _added.Clear();
+    }
+
+    /// <summary>Between commands: gives up the scratch arrays and arguments a large command grew (<see cref="LargeBuffers"/>).</summary>
+    public void TrimScratch()
+    {
+        _digests = LargeBuffers.Shrink(_digests, InitialItems);
+        _answers = LargeBuffers.Shrink(_answers, InitialItems);
+        Arguments.Trim();
     }
 
     public Span<bool> Answers(int count)

@@ -8,8 +8,9 @@ namespace EventFilter.Daemon.Protocol;
 /// </summary>
 internal sealed class CommandArguments
 {
-    private int[] _offsets = new int[16];
-    private int[] _lengths = new int[16];
+    private const int InitialCount = 16;
+    private int[] _offsets = new int[InitialCount];
+    private int[] _lengths = new int[InitialCount];
     private byte[] _buffer = [];
     private int _start;
 
@@ -29,6 +30,17 @@ internal sealed class CommandArguments
     {
         _buffer = buffer;
         _start = start;
+    }
+
+    /// <summary>
+    /// Between commands: gives up offset arrays a large command grew (<see cref="LargeBuffers"/>), and the read buffer,
+    /// which the connection may have replaced.
+    /// </summary>
+    public void Trim()
+    {
+        _offsets = LargeBuffers.Shrink(_offsets, InitialCount);
+        _lengths = LargeBuffers.Shrink(_lengths, InitialCount);
+        _buffer = [];
     }
 
     /// <summary>Adds an argument at <paramref name="offset"/> from the command's first byte.</summary>

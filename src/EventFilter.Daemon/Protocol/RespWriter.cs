@@ -12,7 +12,8 @@ namespace EventFilter.Daemon.Protocol;
 internal sealed class RespWriter
 {
     private static readonly byte[] Crlf = "\r\n"u8.ToArray();
-    private byte[] _buffer = new byte[16 * 1024];
+    private const int InitialBytes = 16 * 1024;
+    private byte[] _buffer = new byte[InitialBytes];
 
     public int Length { get; private set; }
 
@@ -23,7 +24,12 @@ internal sealed class RespWriter
 
     public ReadOnlyMemory<byte> Written => _buffer.AsMemory(0, Length);
 
-    public void Clear() => Length = 0;
+    /// <summary>After a send: nothing is pending, and the buffer a large reply grew is given up (<see cref="LargeBuffers"/>).</summary>
+    public void Clear()
+    {
+        Length = 0;
+        _buffer = LargeBuffers.Shrink(_buffer, InitialBytes);
+    }
 
     public void SimpleString(ReadOnlySpan<byte> text) => Line((byte)'+', text);
 

@@ -11,7 +11,8 @@ namespace EventFilter.Daemon.Server;
 /// thread has answered what came with the connect (<see cref="Begin"/>): reads into a buffer, runs every whole command
 /// in it, and sends all their replies with one write, so a pipelined batch is answered in order at one send per read.
 /// A protocol error is answered, then only this connection is closed. The buffer grows only as far as one command
-/// needs (bounded by <see cref="RespLimits"/>).
+/// needs (bounded by <see cref="RespLimits"/>), and after that command's replies goes back to its first size, as do
+/// the connection's other buffers (<see cref="LargeBuffers"/>): an idle connection holds some tens of KiB.
 /// </summary>
 /// <remarks>
 /// A thread per connection rather than async I/O: a blocked recv is woken by the kernel straight into this thread,
@@ -22,7 +23,8 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
 {
     private readonly TaskCompletionSource _finished = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly ParseProgress _progress = new();
-    private byte[] _buffer = new byte[16 * 1024];
+    private const int InitialBytes = 16 * 1024;
+    private byte[] _buffer = new byte[InitialBytes];
     private int _filled;
 
     /// <summary>The client's id (CLIENT ID).</summary>
@@ -90,6 +92,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         {
             if (!open)
             {
+                Release();
                 metrics.Disconnected();
                 socket.Dispose();
                 _finished.TrySetResult();
@@ -129,7 +132,39 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
             Send();
         }
 
+        Trim();
         return keepOpen;
+    }
+
+    /// <summary>After a read's replies: the buffers a large request grew go back to their first sizes (<see cref="LargeBuffers"/>).</summary>
+    private void Trim()
+    {
+        if (_buffer.Length > LargeBuffers.KeepBytes && _filled <= InitialBytes)
+        {
+            LargeBuffers.Released(_buffer);
+            byte[] small = new byte[InitialBytes];
+            _buffer.AsSpan(0, _filled).CopyTo(small);
+            _buffer = small;
+        }
+
+        if (_progress.Started)
+        {
+            // The arguments of the command that waits for its end are kept; it starts at the front of the buffer.
+            context.Arguments.Rebase(_buffer, 0);
+        }
+        else
+        {
+            context.TrimScratch();
+        }
+    }
+
+    /// <summary>The connection is over: its large buffers are counted as released, for <see cref="MemoryTrim"/>.</summary>
+    private void Release()
+    {
+        LargeBuffers.Released(_buffer);
+        _buffer = [];
+        context.TrimScratch();
+        context.Reply.Clear();
     }
 
     /// <summary>Runs every whole command in the buffer; false when the connection must close after the replies.</summary>
