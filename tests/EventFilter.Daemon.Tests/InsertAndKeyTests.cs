@@ -14,6 +14,16 @@ public sealed class InsertAndKeyTests(DaemonFixture fixture) : IClassFixture<Dae
     }
 
     [Fact]
+    public void Type_names_a_filter_as_RedisBloom_does_and_a_missing_key_none()
+    {
+        using RespClient client = fixture.Connect();
+        Assert.Equal("OK", client.Call("BF.RESERVE", "typed", "0.01", "100"));
+        Assert.Equal("MBbloom--", client.Call("TYPE", "typed"));
+        Assert.Equal("none", client.Call("TYPE", "untyped"));
+        Assert.Equal(new RespError("ERR wrong number of arguments for 'type' command"), client.Call("TYPE"));
+    }
+
+    [Fact]
     public void Insert_nocreate_on_a_missing_key_is_not_found()
     {
         using RespClient client = fixture.Connect();

@@ -41,6 +41,7 @@ internal static class CommandTable
         (RespCommand.Del, Define("DEL", 2, Any, Write, CommandKeys.All, KeyCommands.Delete)),
         (RespCommand.Unlink, Define("UNLINK", 2, Any, Write | Fast, CommandKeys.All, KeyCommands.Delete)),
         (RespCommand.Exists, Define("EXISTS", 2, Any, ReadOnly | Fast, CommandKeys.All, KeyCommands.Exists)),
+        (RespCommand.Type, Define("TYPE", 2, 2, ReadOnly | Fast, CommandKeys.First, KeyCommands.Type)),
         (RespCommand.Keys, Define("KEYS", 2, 2, ReadOnly, CommandKeys.None, KeyCommands.Keys)),
         (RespCommand.Scan, Define("SCAN", 2, Any, ReadOnly, CommandKeys.None, KeyScan.Run)),
         (RespCommand.FlushAll, Define("FLUSHALL", 1, 2, Write, CommandKeys.None, KeyCommands.FlushAll)),

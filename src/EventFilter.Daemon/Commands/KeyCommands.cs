@@ -1,6 +1,6 @@
 namespace EventFilter.Daemon.Commands;
 
-/// <summary>The keyspace commands over named filters: DEL (and UNLINK, which StackExchange.Redis sends for KeyDelete), EXISTS, KEYS, DBSIZE and FLUSHALL.</summary>
+/// <summary>The keyspace commands over named filters: DEL (and UNLINK, which StackExchange.Redis sends for KeyDelete), EXISTS, TYPE, KEYS, DBSIZE and FLUSHALL.</summary>
 internal static class KeyCommands
 {
     public static void Delete(CommandContext context)
@@ -25,6 +25,10 @@ internal static class KeyCommands
 
         context.Reply.Integer(found);
     }
+
+    /// <summary>TYPE: RedisBloom's type name for a filter, as Redis with the module answers; "none" for a missing key.</summary>
+    public static void Type(CommandContext context) =>
+        context.Reply.SimpleString(context.Store.Find(context.Arguments[1]) is null ? "none"u8 : "MBbloom--"u8);
 
     public static void Keys(CommandContext context)
     {

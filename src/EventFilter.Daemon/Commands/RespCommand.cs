@@ -28,6 +28,7 @@ internal enum RespCommand : byte
     Del,
     Unlink,
     Exists,
+    Type,
     Keys,
     Scan,
     FlushAll,

@@ -36,6 +36,7 @@ public sealed class CommandGenerator(int seed)
             < 85 => Plain(["DEL", .. KeyList()]),
             < 88 => Plain(["EXISTS", .. KeyList()]),
             < 90 => Plain("KEYS", One(Patterns)),
+            < 92 => Plain("TYPE", Key()),
             _ => WrongArity(),
         };
     }
@@ -132,7 +133,7 @@ public sealed class CommandGenerator(int seed)
             7 => Plain(Name("BF.INSERT"), key, "ITEMS"),
             8 => Plain(Name("BF.INFO"), key, "CAPACITY", "SIZE"),
             9 => Plain(Name("BF.CARD"), key, key),
-            _ => Plain(Name(One(["BF.CARD", "BF.INFO", "DEL", "EXISTS", "KEYS"]))),
+            _ => Plain(Name(One(["BF.CARD", "BF.INFO", "DEL", "EXISTS", "KEYS", "TYPE"]))),
         };
     }
 
