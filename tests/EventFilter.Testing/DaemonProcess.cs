@@ -146,9 +146,14 @@ public sealed class DaemonProcess : IDisposable
     }
 
     /// <summary>Resident set size in bytes, from /proc.</summary>
-    public long ResidentBytes()
+    public long ResidentBytes() => StatusBytes("VmRSS:");
+
+    /// <summary>The most resident memory the process has had since it started (the kernel's high-water mark).</summary>
+    public long PeakResidentBytes() => StatusBytes("VmHWM:");
+
+    private long StatusBytes(string field)
     {
-        string line = File.ReadLines($"/proc/{_process.Id}/status").First(l => l.StartsWith("VmRSS:", StringComparison.Ordinal));
+        string line = File.ReadLines($"/proc/{_process.Id}/status").First(l => l.StartsWith(field, StringComparison.Ordinal));
         return long.Parse(line.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1], System.Globalization.CultureInfo.InvariantCulture) * 1024;
     }
 
