@@ -76,6 +76,30 @@ public sealed class LoadChunkRefusalTests : IDisposable
     }
 
     [Fact]
+    public void The_final_chunk_sent_again_after_its_OK_is_acknowledged_while_the_key_holds_that_restore()
+    {
+        // Regression: once the last chunk had published the filter, its retry was refused "the key holds a filter".
+        DumpLoop.Load(_daemon.Call, "dst", _source);
+        Assert.Equal("OK", _daemon.Call("BF.LOADCHUNK", "dst", _source[2].Iterator, _source[2].Data));
+        Assert.Equal(_daemon.Call("BF.CARD", "source"), _daemon.Call("BF.CARD", "dst"));
+        AssertRefused("ERR the key holds a filter and is not being restored", _source[1].Iterator, _source[1].Data, key: "dst");
+
+        // A dump of no items ends at its header chunk, so the header is its final chunk.
+        _daemon.Call("BF.RESERVE", "empty", "0.01", "10");
+        List<(long Iterator, byte[] Data)> empty = DumpLoop.Dump(_daemon.Call, "empty");
+        Assert.Single(empty);
+        Assert.Equal("OK", _daemon.Call("BF.LOADCHUNK", "empty2", empty[0].Iterator, empty[0].Data));
+        Assert.Equal("OK", _daemon.Call("BF.LOADCHUNK", "empty2", empty[0].Iterator, empty[0].Data));
+
+        // Not once the key holds another filter: the retry would be of a restore that no longer shows.
+        _daemon.Call("DEL", "dst", "empty2");
+        _daemon.Call("BF.ADD", "dst", "x");
+        _daemon.Call("BF.ADD", "empty2", "x");
+        AssertRefused("ERR the key holds a filter and is not being restored", _source[2].Iterator, _source[2].Data, key: "dst");
+        AssertRefused("ERR item exists", empty[0].Iterator, empty[0].Data, key: "empty2");
+    }
+
+    [Fact]
     public void Scandump_refuses_a_missing_key_a_word_and_an_iterator_of_no_dump()
     {
         Assert.Equal(new RespError("ERR not found"), _daemon.Call("BF.SCANDUMP", "missing", 0));

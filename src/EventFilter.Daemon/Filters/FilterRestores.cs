@@ -14,13 +14,25 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
 {
     // Guarded by itself. Keyed by the filter's key, as the map is.
     private readonly Dictionary<byte[], RestoreSession> _restores = new(KeyComparer.Instance);
+
+    // Guarded by _restores. The restores published last, with the filter each made: the last chunk sent again (a
+    // client's retry after its OK was lost) is answered OK again while the key still holds that filter. A retry comes
+    // at once, so a bounded memory serves it: cleared when full.
+    private readonly Dictionary<byte[], (RestoreSession Session, NamedFilter Filter)> _published = new(KeyComparer.Instance);
+    private const int MaxPublished = 1024;
     private long _restoreCount;
 
     /// <summary>Starts restoring <paramref name="header"/>'s dump into <paramref name="key"/>, which must have no filter; replaces an unfinished restore of the key.</summary>
     public string? Begin(ReadOnlySpan<byte> key, DumpHeader header)
     {
-        if (map.Find(key) is not null)
+        if (map.Find(key) is { } existing)
         {
+            // A dump of no items has the header as its last chunk: the same header again is a retry of a restore that is done.
+            if (header.Chunks == 0 && PublishedAs(key, existing) is { } done && done.Header == header)
+            {
+                return null;
+            }
+
             return "item exists: BF.LOADCHUNK restores a dump into a key that has no filter; DEL it first";
         }
 
@@ -55,6 +67,17 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
         lock (_restores)
         {
             _restores.GetAlternateLookup<ReadOnlySpan<byte>>().TryGetValue(key, out session);
+        }
+
+        if (session is null && map.Find(key) is { } existing && PublishedAs(key, existing) is { } done)
+        {
+            lock (done.Gate)
+            {
+                if (done.Check(iterator, items, out bool repeat) is null && repeat)
+                {
+                    return null;
+                }
+            }
         }
 
         if (session is null)
@@ -102,10 +125,20 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
         try
         {
             session.Staged.Close(checkpoint: true);
-            if (durability.Publish(session.Key, session.Directory, session.Header.Parameters, moved: () => session.IsOver = true) is null)
+            if (durability.Publish(session.Key, session.Directory, session.Header.Parameters, moved: () => session.IsOver = true) is not { } filter)
             {
                 Abandon(session);
                 return "item exists: a filter was made under the key while it was being restored; the restore was abandoned";
+            }
+
+            lock (_restores)
+            {
+                if (_published.Count >= MaxPublished)
+                {
+                    _published.Clear();
+                }
+
+                _published[session.Key] = (session, filter);
             }
         }
         catch (Exception failure) when (failure is IOException or InvalidDataException or UnauthorizedAccessException)
@@ -135,6 +168,15 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
         if (Directory.Exists(session.Directory))
         {
             Directory.Delete(session.Directory, recursive: true);
+        }
+    }
+
+    /// <summary>The restore that made <paramref name="filter"/>, the key's filter now, if it is one of those published last.</summary>
+    private RestoreSession? PublishedAs(ReadOnlySpan<byte> key, NamedFilter filter)
+    {
+        lock (_restores)
+        {
+            return _published.GetAlternateLookup<ReadOnlySpan<byte>>().TryGetValue(key, out var done) && done.Filter == filter ? done.Session : null;
         }
     }
 

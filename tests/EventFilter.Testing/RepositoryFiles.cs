@@ -1,7 +1,7 @@
-namespace EventFilter.Cli.Tests;
+namespace EventFilter.Testing;
 
-/// <summary>The repository the tests were built from: the directory above the test binaries that holds EventFilter.sln.</summary>
-internal static class RepositoryFiles
+/// <summary>The repository the tests were built from: the directory above the test binaries that holds EventFilter.sln. Used by the CLI's and the daemon's tests.</summary>
+public static class RepositoryFiles
 {
     public static string Root { get; } = FindRoot();
 
