@@ -23,7 +23,12 @@ import tempfile
 import time
 import traceback
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+import redis
+from redis import ResponseError
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "shim"))
+import RLTest  # noqa: E402 - our shim, from shim/ beside this file
+
 FLOW = "tests/flow/"
 SEED = 2601
 
@@ -73,17 +78,11 @@ def forgive_size(words, reply):
 
 def bad_data(error):
     """Our refusals name what is wrong after RedisBloom's words; the test compares the words alone."""
-    from redis import ResponseError
-
     return ResponseError("received bad data") if str(error).startswith("received bad data: ") else error
 
 
 def bad_data_or_too_big(words, error):
-    import redis
-
     if isinstance(error, redis.ConnectionError) and words[0] == "bf.loadchunk" and len(words[-1]) > 1 << 20:
-        from redis import ResponseError
-
         return ResponseError("received bad data")
     return bad_data(error)
 
@@ -167,8 +166,6 @@ class Entry:
             return reply
         rewritten = self.difference.reply(words, reply)
         if rewritten is not reply:
-            import RLTest
-
             RLTest.run.forgiven.append(f"{words[0].upper()}: {reply!r}")
         return rewritten
 
@@ -196,8 +193,6 @@ def reload_daemon():
 
 
 def run_test(instance, name):
-    import RLTest
-
     RLTest.run.begin(Entry(name))
     random.seed(SEED)
     stopped = None
@@ -238,9 +233,7 @@ def main():
 
     with tempfile.TemporaryDirectory(prefix="redisbloom-flow-") as temp:
         extract(options.archive, temp)
-        sys.path[:0] = [os.path.join(HERE, "shim"), temp]
-        import RLTest
-
+        sys.path.insert(0, temp)
         RLTest.run.socket = options.socket
         RLTest.run.reload = reload_daemon
         import test_overall
