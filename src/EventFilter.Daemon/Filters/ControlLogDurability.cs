@@ -182,7 +182,7 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
     {
         try
         {
-            filter.Materialize();
+            filter.Materialize(byTick: true);
         }
         catch (ObjectDisposedException)
         {

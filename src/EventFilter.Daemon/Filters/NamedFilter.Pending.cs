@@ -39,12 +39,13 @@ internal sealed partial class NamedFilter
     /// Gives a pending filter its directory and log, with the items it holds, and the layers they reach (not durable:
     /// <see cref="Checkpoint"/> makes them so).
     /// </summary>
+    /// <param name="byTick">The tick that fsyncs the files is the caller, so the store is not told to run another.</param>
     /// <exception cref="ObjectDisposedException">The filter was dropped.</exception>
-    public void Materialize()
+    public void Materialize(bool byTick = false)
     {
         lock (_gate)
         {
-            MaterializeLocked();
+            MaterializeLocked(tell: !byTick);
             OpenLayersToEnd();
         }
     }

@@ -203,7 +203,8 @@ internal sealed partial class NamedFilter : IDisposable
         _log?.Dispose();
     }
 
-    private void MaterializeLocked()
+    /// <summary>Makes the files of a pending filter; <paramref name="tell"/> the store, unless its tick is the caller.</summary>
+    private void MaterializeLocked(bool tell = true)
     {
         ObjectDisposedException.ThrowIf(_closed, this);
         if (_log is not null)
@@ -228,7 +229,10 @@ internal sealed partial class NamedFilter : IDisposable
         }
 
         LogOpened(_log.EndPosition, durable: false);
-        _filesMade?.Invoke();
+        if (tell)
+        {
+            _filesMade?.Invoke();
+        }
     }
 
     private bool MightExistLocked(ulong digest)
