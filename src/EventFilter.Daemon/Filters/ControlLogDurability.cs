@@ -68,7 +68,7 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
                 lock (_appends)
                 {
                     // Items recorded from here on go to the next file, after its carried creates.
-                    made = [.. _undurable.Where(filter => filter.IsMaterialized || filter.HasRecordedItems)];
+                    made = [.. _undurable.Where(filter => filter.HasFiles || filter.HasRecordedItems)];
                     _undurable.ExceptWith(made);
                     if (!_leftUnemptied)
                     {
