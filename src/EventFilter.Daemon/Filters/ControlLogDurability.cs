@@ -67,7 +67,9 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
                 _filesMade = false;
                 lock (_appends)
                 {
-                    // Items recorded from here on go to the next file, after its carried creates.
+                    // Items recorded from here on go to the next file, after its carried creates. No filter's lock here:
+                    // an add holds it while it takes _appends. One whose files are being made may read as without: it
+                    // stays undurable, and the next tick takes it.
                     made = [.. _undurable.Where(filter => filter.HasFiles || filter.HasRecordedItems)];
                     _undurable.ExceptWith(made);
                     if (!_leftUnemptied)

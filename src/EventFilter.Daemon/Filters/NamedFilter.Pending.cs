@@ -53,12 +53,6 @@ internal sealed partial class NamedFilter
     /// <summary>True once the filter has its directory (a pending filter has none, so a drop has nothing to rename).</summary>
     public bool IsMaterialized { get { lock (_gate) { return _log is not null; } } }
 
-    /// <summary>
-    /// <see cref="IsMaterialized"/> without the filter's lock, for the tick under the held-items log's lock, which an add
-    /// takes under the filter's (so taking them the other way round would deadlock). A filter whose files are being
-    /// made meanwhile may read as pending: it stays among the tick's filters to make durable, and the next tick takes it.
-    /// </summary>
-    public bool HasFiles => Volatile.Read(ref _log) is not null;
 
     private int HeldCount => _heldOrder?.Count ?? 0;
 

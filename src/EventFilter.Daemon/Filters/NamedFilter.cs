@@ -48,6 +48,9 @@ internal sealed partial class NamedFilter : IDisposable
 
     public FilterParameters Parameters => _parameters;
 
+    /// <summary>IsMaterialized without the lock, for the tick, which holds a lock that adds take under this one's.</summary>
+    public bool HasFiles => Volatile.Read(ref _log) is not null;
+
     public static string LogPath(string directory) => Path.Combine(directory, DataLayout.DigestLogFile);
 
     /// <summary>
