@@ -12,19 +12,24 @@ public enum ControlAction : byte
 
     /// <summary>The filter was dropped; the record carries no parameters.</summary>
     Drop = 2,
+
+    /// <summary>Items were added to a filter that has no files yet: the record carries their digests, in log order.</summary>
+    Items = 3,
 }
 
-/// <summary>One record of the control log: a create (with the filter's parameters) or a drop of the directory name.</summary>
+/// <summary>One record of the control log: a create (with the filter's parameters), a drop, or items of the directory name.</summary>
 /// <param name="Action">What happened to the filter.</param>
 /// <param name="Name">The filter's directory name (<see cref="KeyNames.DirectoryName"/>).</param>
-/// <param name="Parameters">For a create, the filter's parameters; for a drop, <c>default</c>.</param>
-public readonly record struct ControlRecord(ControlAction Action, string Name, FilterParameters Parameters);
+/// <param name="Parameters">For a create, the filter's parameters; otherwise <c>default</c>.</param>
+/// <param name="Digests">For items, their digests in the order they were added; otherwise null.</param>
+public readonly record struct ControlRecord(ControlAction Action, string Name, FilterParameters Parameters, ulong[]? Digests = null);
 
 /// <summary>
 /// The bytes of <c>control.log</c> (docs/daemon.md, "Files"), all little-endian. A 16-byte header: "EFCONTRL", the
 /// epoch (uint32) and a CRC-32 of the 12 bytes before it. Then records: the name's length (uint16), the action (byte),
 /// the name (ASCII, a <see cref="KeyNames"/> directory name), for a create the 40-byte digest-log header its filter's
-/// log will start with (<see cref="DigestLogFormat"/>), and a CRC-32 of the epoch's 4 bytes followed by the record's
+/// log will start with (<see cref="DigestLogFormat"/>), for items their count (uint16, 1 to
+/// <see cref="MaxItemsPerRecord"/>) and their digests (uint64 each, as in the digest log), and a CRC-32 of the epoch's 4 bytes followed by the record's
 /// bytes before the CRC. Mixing in the epoch makes a record left over from before the last reset fail its checksum, so
 /// reading stops there as it stops at a torn record. eventfilterd writes it; <c>eventfilter inspect DIR</c> reads it.
 /// </summary>
@@ -33,8 +38,11 @@ public static class ControlLogFormat
     /// <summary>The length of the header: magic, epoch and checksum.</summary>
     public const int HeaderLength = 16;
 
-    /// <summary>The longest record: a create of the longest name.</summary>
-    public const int MaxRecordLength = 3 + KeyNames.MaxNameChars + DigestLogFormat.HeaderLength + sizeof(uint);
+    /// <summary>The most digests one items record holds; more items take more records.</summary>
+    public const int MaxItemsPerRecord = 256;
+
+    /// <summary>The longest record: items, as many as a record holds, of the longest name.</summary>
+    public const int MaxRecordLength = 3 + KeyNames.MaxNameChars + sizeof(ushort) + (MaxItemsPerRecord * sizeof(ulong)) + sizeof(uint);
 
     private static ReadOnlySpan<byte> Magic => "EFCONTRL"u8;
 
@@ -96,6 +104,11 @@ public static class ControlLogFormat
     /// <summary>Writes <paramref name="record"/> for <paramref name="epoch"/> into <paramref name="destination"/>; returns its length.</summary>
     public static int WriteRecord(Span<byte> destination, uint epoch, ControlRecord record)
     {
+        if (record.Action == ControlAction.Items)
+        {
+            return WriteItems(destination, epoch, record.Name, record.Digests);
+        }
+
         int nameLength = record.Name.Length;
         BinaryPrimitives.WriteUInt16LittleEndian(destination, (ushort)nameLength);
         destination[2] = (byte)record.Action;
@@ -105,6 +118,33 @@ public static class ControlLogFormat
         {
             DigestLogFormat.WriteHeader(destination[length..], record.Parameters);
             length += DigestLogFormat.HeaderLength;
+        }
+
+        BinaryPrimitives.WriteUInt32LittleEndian(destination[length..], Checksum(epoch, destination[..length]));
+        return length + sizeof(uint);
+    }
+
+    /// <summary>
+    /// Writes an items record of <paramref name="name"/> for <paramref name="epoch"/> (1 to <see cref="MaxItemsPerRecord"/>
+    /// digests) into <paramref name="destination"/>; returns its length. Allocates nothing: adds write it.
+    /// </summary>
+    public static int WriteItems(Span<byte> destination, uint epoch, string name, ReadOnlySpan<ulong> digests)
+    {
+        if (digests.IsEmpty || digests.Length > MaxItemsPerRecord)
+        {
+            throw new ArgumentOutOfRangeException(nameof(digests), digests.Length, $"an items record holds 1 to {MaxItemsPerRecord} digests");
+        }
+
+        BinaryPrimitives.WriteUInt16LittleEndian(destination, (ushort)name.Length);
+        destination[2] = (byte)ControlAction.Items;
+        Encoding.ASCII.GetBytes(name, destination[3..]);
+        int length = 3 + name.Length;
+        BinaryPrimitives.WriteUInt16LittleEndian(destination[length..], (ushort)digests.Length);
+        length += sizeof(ushort);
+        foreach (ulong digest in digests)
+        {
+            BinaryPrimitives.WriteUInt64LittleEndian(destination[length..], digest);
+            length += sizeof(ulong);
         }
 
         BinaryPrimitives.WriteUInt32LittleEndian(destination[length..], Checksum(epoch, destination[..length]));
@@ -126,12 +166,27 @@ public static class ControlLogFormat
 
         int nameLength = BinaryPrimitives.ReadUInt16LittleEndian(source);
         var action = (ControlAction)source[2];
-        if (nameLength is 0 or > KeyNames.MaxNameChars || action is not (ControlAction.Create or ControlAction.Drop))
+        if (nameLength is 0 or > KeyNames.MaxNameChars || action is not (ControlAction.Create or ControlAction.Drop or ControlAction.Items))
         {
             return false;
         }
 
-        int body = 3 + nameLength + (action == ControlAction.Create ? DigestLogFormat.HeaderLength : 0);
+        int count = 0;
+        if (action == ControlAction.Items)
+        {
+            if (source.Length < 3 + nameLength + sizeof(ushort)
+                || (count = BinaryPrimitives.ReadUInt16LittleEndian(source[(3 + nameLength)..])) is 0 or > MaxItemsPerRecord)
+            {
+                return false;
+            }
+        }
+
+        int body = 3 + nameLength + action switch
+        {
+            ControlAction.Create => DigestLogFormat.HeaderLength,
+            ControlAction.Items => sizeof(ushort) + (count * sizeof(ulong)),
+            _ => 0,
+        };
         if (source.Length < body + sizeof(uint) || BinaryPrimitives.ReadUInt32LittleEndian(source[body..]) != Checksum(epoch, source[..body]))
         {
             return false;
@@ -145,7 +200,17 @@ public static class ControlLogFormat
             return false;
         }
 
-        record = new ControlRecord(action, name, parameters);
+        ulong[]? digests = null;
+        if (action == ControlAction.Items)
+        {
+            digests = new ulong[count];
+            for (int i = 0; i < count; i++)
+            {
+                digests[i] = BinaryPrimitives.ReadUInt64LittleEndian(source[(3 + nameLength + sizeof(ushort) + (i * sizeof(ulong)))..]);
+            }
+        }
+
+        record = new ControlRecord(action, name, parameters, digests);
         length = body + sizeof(uint);
         return true;
     }

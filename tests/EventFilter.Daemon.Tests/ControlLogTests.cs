@@ -41,7 +41,7 @@ public sealed class ControlLogTests
     }
 
     [Fact]
-    public void A_create_makes_no_file_until_its_first_add_and_a_tick_carries_it_to_the_other_control_file()
+    public void A_create_makes_no_file_until_the_tick_after_its_first_add_and_a_tick_carries_it_to_the_other_control_file()
     {
         using var directory = new TempDirectory();
         using FilterStore store = Open(directory.Path);
@@ -50,11 +50,16 @@ public sealed class ControlLogTests
         Assert.Empty(Directory.GetDirectories(FiltersOf(directory.Path)));
         Assert.Equal(["create empty", "create added"], Describe(ControlRecords(directory.Path)));
 
+        // The first item is held: a record in the control log, no file, and lookups answer from memory.
         Add(added, 42);
-        Assert.True(File.Exists(Path.Combine(FilterPath(directory.Path, "added"), DataLayout.LayerFile(0))));
-        Assert.False(Directory.Exists(FilterPath(directory.Path, "empty")));
+        Assert.Empty(Directory.GetDirectories(FiltersOf(directory.Path)));
+        Assert.Equal(["create empty", "create added", "items added"], Describe(ControlRecords(directory.Path)));
+        Assert.True(MightExist(added, 42));
 
         store.SyncDirectories();
+        Assert.True(File.Exists(Path.Combine(FilterPath(directory.Path, "added"), DataLayout.LayerFile(0))));
+        Assert.True(MightExist(added, 42));
+        Assert.Equal(1, added.Count);
         Assert.False(empty.IsMaterialized);
         Assert.False(Directory.Exists(FilterPath(directory.Path, "empty")));
         Assert.Equal(["create empty"], Describe(ControlRecords(directory.Path))); // the file left is emptied

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using EventFilter.DaemonBench.Client;
 using EventFilter.DaemonBench.Report;
+using EventFilter.DaemonBench.Servers;
 
 namespace EventFilter.DaemonBench.Rows;
 
@@ -28,11 +29,18 @@ internal static class ConcurrentRows
             bench.Add($"{clients} p95", "ns", false, throughput.Select(m => Percentile(m, d => d.P95)));
         }
 
-        bench.Row("control churn", "cycles/s", true, side => bench.Repeated(settings.Clients * settings.ChurnCyclesPerClient, (_, samples) =>
+        Churn(bench, "control churn", ControlRows.Cycle);
+        Churn(bench, "control churn by add", ControlRows.CycleByAdd);
+    }
+
+    private static void Churn(Bench bench, string name, Func<Dialect, string, byte[][]> cycleOf)
+    {
+        BenchSettings settings = bench.Settings;
+        bench.Row(name, "cycles/s", true, side => bench.Repeated(settings.Clients * settings.ChurnCyclesPerClient, (_, samples) =>
         {
             TimeSpan wall = Clients(bench, side, samples, client =>
             {
-                byte[][] cycle = ControlRows.Cycle(side.Dialect, $"churn{client}");
+                byte[][] cycle = cycleOf(side.Dialect, $"churn{client}");
                 return [.. Enumerable.Repeat(cycle, settings.ChurnCyclesPerClient)];
             });
             return settings.Clients * settings.ChurnCyclesPerClient / wall.TotalSeconds;

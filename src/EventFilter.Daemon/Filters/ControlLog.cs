@@ -72,6 +72,18 @@ internal sealed class ControlLog : IDisposable
     public void Append(ControlRecord record) => _files[_active].Append(record);
 
     /// <summary>
+    /// Appends the digests of items added to the filter <paramref name="name"/>, which has no files yet: a record per
+    /// <see cref="ControlLogFormat.MaxItemsPerRecord"/> of them, copied into the mapping as <see cref="Append"/> does.
+    /// </summary>
+    public void AppendItems(string name, ReadOnlySpan<ulong> digests)
+    {
+        for (int first = 0; first < digests.Length; first += ControlLogFormat.MaxItemsPerRecord)
+        {
+            _files[_active].AppendItems(name, digests.Slice(first, Math.Min(ControlLogFormat.MaxItemsPerRecord, digests.Length - first)));
+        }
+    }
+
+    /// <summary>
     /// Makes the other file active, with an epoch above this one's, and appends <paramref name="carried"/> to it. The
     /// caller holds the lock its appends take, so that no record lands in the file being left after this. A file not
     /// yet emptied (a tick that failed after its switch) is emptied here: everything its records said is still in
@@ -184,13 +196,24 @@ internal sealed class ControlLog : IDisposable
         public void Append(ControlRecord record)
         {
             Span<byte> bytes = stackalloc byte[ControlLogFormat.MaxRecordLength];
-            int length = ControlLogFormat.WriteRecord(bytes, Epoch, record);
+            Write(bytes[..ControlLogFormat.WriteRecord(bytes, Epoch, record)]);
+        }
+
+        public void AppendItems(string name, ReadOnlySpan<ulong> digests)
+        {
+            Span<byte> bytes = stackalloc byte[ControlLogFormat.MaxRecordLength];
+            Write(bytes[..ControlLogFormat.WriteItems(bytes, Epoch, name, digests)]);
+        }
+
+        private void Write(ReadOnlySpan<byte> bytes)
+        {
+            int length = bytes.Length;
             if (_end + length > _capacity)
             {
                 Grow(Math.Max(_capacity * 2, _end + length));
             }
 
-            _view.SafeMemoryMappedViewHandle.WriteSpan((ulong)_end, (ReadOnlySpan<byte>)bytes[..length]);
+            _view.SafeMemoryMappedViewHandle.WriteSpan((ulong)_end, bytes);
             _end += length;
         }
 

@@ -5,12 +5,17 @@ namespace EventFilter.Daemon.Filters;
 
 /// <summary>
 /// --log-sync periodic: a create or drop is one record in the control log before its reply (a copy into a shared
-/// mapping: it survives SIGKILL), and a new filter stays pending, with no files, until its first add. Each tick makes
-/// what changed durable (<see cref="Tick"/>). See docs/daemon.md, "Durability".
+/// mapping: it survives SIGKILL), and a new filter stays pending, with no files, until the tick after its first add:
+/// until then it holds its items in memory and their digests go to the control log too (<see cref="IHeldItemsLog"/>).
+/// Each tick makes what changed durable (<see cref="Tick"/>). See docs/daemon.md, "Durability".
 /// </summary>
 internal sealed class ControlLogDurability(FilterMap map, string root, FilterObserver observer, ControlLog control)
-    : FilterDurability(map, root, observer)
+    : FilterDurability(map, root, observer), IHeldItemsLog
 {
+    // Serialises appends to the control log: creates and drops (under Changes too), held items (under their filter's
+    // lock), and the tick's switch of files, so that a filter's items are in the file a switch leaves only if the
+    // switch saw HasRecordedItems.
+    private readonly Lock _appends = new();
     // Filters whose directory and log are not yet durable: pending ones (no files; their create record is carried from
     // control file to control file) and ones whose first add made their files since the last tick. Under Changes.
     private readonly HashSet<NamedFilter> _undurable = [];
@@ -20,10 +25,13 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
     private bool _rootChanged;
     // Set when a pending filter's first add made its files: the next tick fsyncs them and filters/.
     private volatile bool _filesMade;
+    // The last tick failed after its switch, so the file it left may hold the only records of held items: the next tick
+    // finishes that one (files made, fsyncs, the file emptied) instead of switching again. Under _tickGate.
+    private bool _leftUnemptied;
 
     public override (int Pending, int Dropped) Start(List<ControlRecord> records, bool rootChanged)
     {
-        List<NamedFilter> pending = Replay(records, FilesMade, ref rootChanged, out int dropped);
+        List<NamedFilter> pending = Replay(records, FilesMade, this, ref rootChanged, out int dropped);
         lock (Changes)
         {
             _undurable.UnionWith(pending);
@@ -35,11 +43,12 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
     }
 
     /// <summary>
-    /// Under <see cref="FilterDurability.Changes"/> only the switch of control files (carrying pending filters' creates
-    /// over); then, beside new creates and drops, each filter whose first add made its files gets them fsynced,
-    /// <c>filters/</c> is fsynced if a directory came or went, the new control file is fsynced, and the one left is
-    /// emptied: every record in it is now durable elsewhere. A pending filter gets no files here: its create record,
-    /// carried, is its durable form until its first add. A tick after nothing at all does nothing.
+    /// Under <see cref="FilterDurability.Changes"/> only the switch of control files (carrying the creates of pending
+    /// filters that recorded no items); then, beside new creates, drops and adds, each pending filter whose items are in
+    /// the file left gets its files (<see cref="NamedFilter.Materialize"/>), each filter whose files were made gets them
+    /// fsynced, <c>filters/</c> is fsynced if a directory came or went, the new control file is fsynced, and the one left
+    /// is emptied: every record in it is now durable elsewhere. A pending filter without items gets no files: its create
+    /// record, carried, is its durable form until its first add. A tick after nothing at all does nothing.
     /// </summary>
     public override void Tick()
     {
@@ -50,21 +59,37 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
             bool rootChanged;
             lock (Changes)
             {
-                if (!control.HasNewRecords && !_filesMade && !HasDropped && !_rootChanged)
+                if (!control.HasNewRecords && !_filesMade && !HasDropped && !_rootChanged && !_leftUnemptied)
                 {
                     return;
                 }
 
                 _filesMade = false;
-                made = [.. _undurable.Where(filter => filter.IsMaterialized)];
-                _undurable.ExceptWith(made);
-                control.Switch(_undurable.Select(filter => new ControlRecord(ControlAction.Create, filter.Name, filter.Parameters)));
+                lock (_appends)
+                {
+                    // Items recorded from here on go to the next file, after its carried creates. No filter's lock here:
+                    // an add holds it while it takes _appends. One whose files are being made may read as without: it
+                    // stays undurable, and the next tick takes it.
+                    made = [.. _undurable.Where(filter => filter.HasFiles || filter.HasRecordedItems)];
+                    _undurable.ExceptWith(made);
+                    if (!_leftUnemptied)
+                    {
+                        control.Switch(_undurable.Select(filter => new ControlRecord(ControlAction.Create, filter.Name, filter.Parameters)));
+                    }
+                }
+
                 (rootChanged, _rootChanged) = (_rootChanged || made.Length > 0, false);
                 dropped = TakeDropped();
             }
 
             try
             {
+                // Off the commands' path: the inodes of the filters that got their first items since the last tick.
+                foreach (NamedFilter filter in made)
+                {
+                    Materialize(filter);
+                }
+
                 foreach (NamedFilter filter in made)
                 {
                     filter.Checkpoint(final: false); // fsyncs its log and, the first time, its directory
@@ -77,10 +102,12 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
 
                 control.SyncActive();
                 control.ResetInactive();
+                _leftUnemptied = false;
             }
             catch
             {
-                // Nothing is lost: what the file left recorded is still in memory, and the next tick carries or redoes it.
+                // Nothing is lost: what the file left recorded is still in it or in memory, and the next tick redoes it.
+                _leftUnemptied = true;
                 lock (Changes)
                 {
                     _undurable.UnionWith(made.Where(filter => !filter.IsClosed));
@@ -104,8 +131,8 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
     /// </summary>
     protected override NamedFilter Make(string name, byte[] key, FilterParameters parameters)
     {
-        control.Append(new ControlRecord(ControlAction.Create, name, parameters));
-        NamedFilter filter = NamedFilter.CreatePending(Path.Combine(Root, name), key, parameters, Observer, FilesMade);
+        Append(new ControlRecord(ControlAction.Create, name, parameters));
+        NamedFilter filter = NamedFilter.CreatePending(Path.Combine(Root, name), key, parameters, Observer, FilesMade, this);
         if (KeyNames.IsHashedName(name))
         {
             filter.Materialize();
@@ -116,7 +143,7 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
     }
 
     /// <summary>Recorded before anything changes: a failed write leaves the filter as it was.</summary>
-    protected override void DropStarting(string name) => control.Append(new ControlRecord(ControlAction.Drop, name, default));
+    protected override void DropStarting(string name) => Append(new ControlRecord(ControlAction.Drop, name, default));
 
     protected override void DropDone(NamedFilter filter, bool hidden)
     {
@@ -130,8 +157,38 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
     /// </summary>
     protected override void Published(string name, FilterParameters parameters)
     {
-        control.Append(new ControlRecord(ControlAction.Create, name, parameters));
+        Append(new ControlRecord(ControlAction.Create, name, parameters));
         control.SyncActive();
+    }
+
+    private void Append(ControlRecord record)
+    {
+        lock (_appends)
+        {
+            control.Append(record);
+        }
+    }
+
+    /// <summary>Called under the filter's lock; see <see cref="IHeldItemsLog.Write"/>.</summary>
+    void IHeldItemsLog.Write(NamedFilter filter, ReadOnlySpan<ulong> digests)
+    {
+        lock (_appends)
+        {
+            control.AppendItems(filter.Name, digests);
+            filter.ItemsRecorded();
+        }
+    }
+
+    /// <summary>Gives a filter its files unless it was dropped meanwhile (its drop record then stands for it).</summary>
+    private static void Materialize(NamedFilter filter)
+    {
+        try
+        {
+            filter.Materialize(byTick: true);
+        }
+        catch (ObjectDisposedException)
+        {
+        }
     }
 
     private void FilesMade() => _filesMade = true;

@@ -164,39 +164,55 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
     }
 
     /// <summary>
-    /// What the control log says of each name, its last record, over what <c>filters/</c> holds: a create whose
-    /// directory is missing (or was dropped as unwritten) comes back pending, with the recorded parameters, and is
-    /// returned; a drop removes the directory it finds, counted in <paramref name="dropped"/>.
+    /// What the control log says of each name, its records in order, over what <c>filters/</c> holds: a drop removes the
+    /// directory it finds, counted in <paramref name="dropped"/>; a create whose directory is missing (or was dropped as
+    /// unwritten) comes back pending, with the recorded parameters and the items recorded after it, and is returned. A
+    /// create after a create is the same filter's, carried over by a tick; items after a drop belong to the dropped filter.
+    /// A directory holds all the items recorded for it: a pending filter's directory is renamed into place with them.
     /// </summary>
-    protected List<NamedFilter> Replay(List<ControlRecord> records, Action? filesMade, ref bool rootChanged, out int dropped)
+    protected List<NamedFilter> Replay(List<ControlRecord> records, Action? filesMade, IHeldItemsLog? heldLog, ref bool rootChanged, out int dropped)
     {
         List<NamedFilter> pending = [];
         dropped = 0;
 
-        var last = new Dictionary<string, ControlRecord>(StringComparer.Ordinal);
+        // Per name: its last create (null after a drop) and the items recorded since it.
+        var last = new Dictionary<string, (ControlRecord? Create, List<ulong> Items)>(StringComparer.Ordinal);
         foreach (ControlRecord record in records)
         {
-            last[record.Name] = record;
+            (ControlRecord? create, List<ulong> items) = last.GetValueOrDefault(record.Name, (null, []));
+            switch (record.Action)
+            {
+                case ControlAction.Create when create is null:
+                    last[record.Name] = (record, []);
+                    break;
+                case ControlAction.Drop:
+                    last[record.Name] = (null, []);
+                    break;
+                case ControlAction.Items when create is not null:
+                    items.AddRange(record.Digests!);
+                    break;
+            }
         }
 
-        foreach (ControlRecord record in last.Values)
+        foreach ((string name, (ControlRecord? create, List<ulong> items)) in last)
         {
-            if (record.Action == ControlAction.Drop)
+            if (create is null)
             {
-                if (Map.FindByName(record.Name) is { } filter)
+                if (Map.FindByName(name) is { } filter)
                 {
                     Map.Remove(filter);
                     filter.Close(checkpoint: false);
-                    Directory.Delete(Path.Combine(Root, record.Name), recursive: true);
+                    Directory.Delete(Path.Combine(Root, name), recursive: true);
                     rootChanged = true;
                     dropped++;
                 }
             }
-            else if (Map.FindByName(record.Name) is null && KeyNames.TryParse(record.Name, out byte[] key))
+            else if (Map.FindByName(name) is null && KeyNames.TryParse(name, out byte[] key))
             {
                 // A long key's name does not hold the key, and its filter had its files from the create on: one whose
                 // directory is missing was lost with power (docs/daemon.md, "Durability").
-                NamedFilter filter = NamedFilter.CreatePending(Path.Combine(Root, record.Name), key, record.Parameters, Observer, filesMade);
+                NamedFilter filter = NamedFilter.CreatePending(Path.Combine(Root, name), key, create.Value.Parameters, Observer, filesMade, heldLog);
+                filter.Hold(items);
                 Map.Add(filter);
                 pending.Add(filter);
             }

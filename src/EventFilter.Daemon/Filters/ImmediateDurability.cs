@@ -22,7 +22,7 @@ internal sealed class ImmediateDurability(FilterMap map, string root, FilterObse
     public override (int Pending, int Dropped) Start(List<ControlRecord> records, bool rootChanged)
     {
         ControlLog control = _control!;
-        List<NamedFilter> carried = Replay(records, filesMade: null, ref rootChanged, out int dropped);
+        List<NamedFilter> carried = Replay(records, filesMade: null, heldLog: null, ref rootChanged, out int dropped);
         foreach (NamedFilter pending in carried)
         {
             pending.Materialize();

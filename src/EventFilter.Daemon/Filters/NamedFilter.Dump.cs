@@ -22,6 +22,13 @@ internal sealed partial class NamedFilter
                 return null;
             }
 
+            if (HeldCount > 0)
+            {
+                // A dump reads the log: the items a pending filter holds get their files first.
+                MaterializeLocked();
+                OpenLayersToEnd();
+            }
+
             WriteLogLocked();
             long items = _log?.Records ?? 0;
             Span<ulong> last = stackalloc ulong[1];

@@ -106,9 +106,18 @@ internal sealed partial class NamedFilter
 
     private void WriteLogLocked()
     {
-        if (!_closed)
+        if (_closed)
         {
-            _unwritten.WriteTo(_log!);
+            return;
+        }
+
+        if (_log is null)
+        {
+            WriteHeld(); // the items a pending filter holds go to the control log
+        }
+        else
+        {
+            _unwritten.WriteTo(_log);
         }
     }
 }

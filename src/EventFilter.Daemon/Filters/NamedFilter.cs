@@ -20,13 +20,16 @@ internal sealed partial class NamedFilter : IDisposable
     private readonly FilterObserver _observer;
     // Told when a pending filter's files are made (FilterStore: the next tick fsyncs them).
     private readonly Action? _filesMade;
+    // Where a pending filter's first items are recorded while they are held (NamedFilter.Pending.cs); null: none are held.
+    private readonly IHeldItemsLog? _heldLog;
     private readonly List<FilterLayer> _layers = [];
     // Digests added but not yet written to the log (WriteLog). Counted as items, so layer routing follows log order.
     private readonly UnwrittenDigests _unwritten = new();
     private bool _closed;
 
-    private NamedFilter(string directory, byte[] key, FilterParameters parameters, DigestLog? log, FilterObserver observer, Action? filesMade = null)
+    private NamedFilter(string directory, byte[] key, FilterParameters parameters, DigestLog? log, FilterObserver observer, Action? filesMade = null, IHeldItemsLog? heldLog = null)
     {
+        _heldLog = heldLog;
         _directory = directory;
         Key = key;
         _parameters = parameters;
@@ -45,6 +48,9 @@ internal sealed partial class NamedFilter : IDisposable
 
     public FilterParameters Parameters => _parameters;
 
+    /// <summary>IsMaterialized without the lock, for the tick, which holds a lock that adds take under this one's.</summary>
+    public bool HasFiles => Volatile.Read(ref _log) is not null;
+
     public static string LogPath(string directory) => Path.Combine(directory, DataLayout.DigestLogFile);
 
     /// <summary>
@@ -59,25 +65,6 @@ internal sealed partial class NamedFilter : IDisposable
         return filter;
     }
 
-    /// <summary>
-    /// A filter with no files yet, whose create the caller recorded in the control log: <see cref="Materialize"/> makes
-    /// its directory and log. Until then it has no items, so it answers every lookup "not there".
-    /// </summary>
-    public static NamedFilter CreatePending(string directory, byte[] key, FilterParameters parameters, FilterObserver observer, Action? filesMade = null) =>
-        new(directory, key, parameters, null, observer, filesMade);
-
-    /// <summary>Gives a pending filter its directory and log header (not durable: <see cref="Checkpoint"/> makes them so).</summary>
-    public void Materialize()
-    {
-        lock (_gate)
-        {
-            MaterializeLocked();
-        }
-    }
-
-    /// <summary>True once the filter has its directory (a pending filter has none, so a drop has nothing to rename).</summary>
-    public bool IsMaterialized { get { lock (_gate) { return _log is not null; } } }
-
     /// <summary>Opens the filter in <paramref name="directory"/>: its key, its log, then every layer the log's items reach, each caught up.</summary>
     /// <exception cref="InvalidDataException">The key file or the log's header is damaged.</exception>
     public static NamedFilter Open(string directory, FilterObserver observer)
@@ -87,12 +74,7 @@ internal sealed partial class NamedFilter : IDisposable
         var filter = new NamedFilter(directory, key, log.Parameters, log, observer);
         try
         {
-            long records = log.Records;
-            while (records > 0 && (filter._layers.Count == 0 || filter._layers[^1].Start + filter._layers[^1].Capacity < records))
-            {
-                filter.OpenLayer(filter._layers.Count);
-            }
-
+            filter.OpenLayersToEnd();
             filter.LogOpened(log.EndPosition, durable: true);
             return filter;
         }
@@ -106,7 +88,8 @@ internal sealed partial class NamedFilter : IDisposable
     /// <summary>Items BF.ADD answered 1 for (BF.CARD, "Number of items inserted").</summary>
     public long Count { get { lock (_gate) { return _closed ? 0 : Items; } } }
 
-    private long Items => (_log?.Records ?? 0) + _unwritten.Count;
+    // A pending filter's items are the ones it holds, the queued ones among them.
+    private long Items => _log is null ? HeldCount : _log.Records + _unwritten.Count;
 
     public (long Capacity, long SizeBytes, int Layers, long Items) Describe()
     {
@@ -168,11 +151,19 @@ internal sealed partial class NamedFilter : IDisposable
 
                 if (_layers.Count == 0)
                 {
-                    // The filter's first item: its directory and log, if still pending, and layer 0's file are made now.
+                    if (TryHold(digest))
+                    {
+                        added[answered] = true;
+                        continue;
+                    }
+
+                    // Past what a pending filter holds, or with --log-sync always: its directory and log, with the items
+                    // it held, and layer 0's file are made now.
                     MaterializeLocked();
                     OpenLayer(0);
                 }
-                else if (Items >= _layers[^1].Start + _layers[^1].Capacity && (outcome = Grow()) != AddOutcome.Done)
+
+                if (Items >= _layers[^1].Start + _layers[^1].Capacity && (outcome = Grow()) != AddOutcome.Done)
                 {
                     break;
                 }
@@ -215,10 +206,20 @@ internal sealed partial class NamedFilter : IDisposable
         _log?.Dispose();
     }
 
-    private void MaterializeLocked()
+    /// <summary>Makes the files of a pending filter; <paramref name="tell"/> the store, unless its tick is the caller.</summary>
+    private void MaterializeLocked(bool tell = true)
     {
         ObjectDisposedException.ThrowIf(_closed, this);
-        if (_log is null)
+        if (_log is not null)
+        {
+            return;
+        }
+
+        if (HeldCount > 0)
+        {
+            _log = CreateLogOfHeld(); // only a hex-named filter holds items: a long key's has its files from its create
+        }
+        else
         {
             Directory.CreateDirectory(_directory);
             if (!KeyNames.IsHexNamed(Key.Length))
@@ -228,20 +229,22 @@ internal sealed partial class NamedFilter : IDisposable
             }
 
             _log = DigestLog.Create(LogPath(_directory), _parameters);
-            LogOpened(_log.EndPosition, durable: false);
+        }
+
+        LogOpened(_log.EndPosition, durable: false);
+        if (tell)
+        {
             _filesMade?.Invoke();
         }
     }
 
-    private static void WriteKeyFile(string path, byte[] key)
-    {
-        using var file = new FileStream(path, FileMode.CreateNew, FileAccess.Write);
-        file.Write(KeyFileFormat.Write(key));
-        file.Flush(flushToDisk: true);
-    }
-
     private bool MightExistLocked(ulong digest)
     {
+        if (IsHeld(digest))
+        {
+            return true;
+        }
+
         foreach (FilterLayer layer in _layers)
         {
             if (layer.File.MightExistHash(digest))
@@ -251,6 +254,16 @@ internal sealed partial class NamedFilter : IDisposable
         }
 
         return false;
+    }
+
+    /// <summary>Opens each layer the log's items reach (none for a log without items).</summary>
+    private void OpenLayersToEnd()
+    {
+        long records = _log!.Records;
+        while (records > 0 && (_layers.Count == 0 || _layers[^1].Start + _layers[^1].Capacity < records))
+        {
+            OpenLayer(_layers.Count);
+        }
     }
 
     private AddOutcome Grow()

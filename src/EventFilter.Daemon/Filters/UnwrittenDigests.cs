@@ -22,6 +22,11 @@ internal sealed class UnwrittenDigests
     /// <summary>Queues one digest; <see cref="Reserve"/> made room for it.</summary>
     public void Add(ulong digest) => _digests[Count++] = digest;
 
+    /// <summary>The queued digests, in order.</summary>
+    public ReadOnlySpan<ulong> Queued => _digests.AsSpan(0, Count);
+
+    public void Clear() => Count = 0;
+
     /// <summary>Appends every queued digest to <paramref name="log"/>, in order, with one write; then none are queued.</summary>
     public void WriteTo(DigestLog log)
     {

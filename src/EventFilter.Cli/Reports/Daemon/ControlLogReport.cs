@@ -31,18 +31,27 @@ internal sealed record ControlLogReport(string Status, int Records, IReadOnlyLis
             files.Add((epoch, records));
         }
 
-        var last = new Dictionary<string, ControlRecord>(StringComparer.Ordinal);
+        // Per name, its last create or drop and the items recorded since (as the daemon's replay reads them).
+        var last = new Dictionary<string, (ControlRecord Record, int Items)>(StringComparer.Ordinal);
         int count = 0;
         foreach ((_, List<ControlRecord> records) in files.OrderBy(file => file.Epoch))
         {
             foreach (ControlRecord record in records)
             {
-                last[record.Name] = record;
                 count++;
+                if (record.Action != ControlAction.Items)
+                {
+                    bool carried = record.Action == ControlAction.Create && last.TryGetValue(record.Name, out var before) && before.Record.Action == ControlAction.Create;
+                    last[record.Name] = (record, carried ? last[record.Name].Items : 0);
+                }
+                else if (last.TryGetValue(record.Name, out var create) && create.Record.Action == ControlAction.Create)
+                {
+                    last[record.Name] = (create.Record, create.Items + record.Digests!.Length);
+                }
             }
         }
 
-        List<string> changes = [.. last.Values.Select(Describe).Order(StringComparer.Ordinal)];
+        List<string> changes = [.. last.Values.Select(entry => Describe(entry.Record, entry.Items)).Order(StringComparer.Ordinal)];
         return new ControlLogReport(count == 0 ? Empty : Pending, count, changes, null);
     }
 
@@ -81,11 +90,11 @@ internal sealed record ControlLogReport(string Status, int Records, IReadOnlyLis
         return ControlLogFormat.TryReadFile(bytes, out epoch, out _, records);
     }
 
-    private static string Describe(ControlRecord record)
+    private static string Describe(ControlRecord record, int items)
     {
         string name = KeyNames.TryParse(record.Name, out byte[] key) ? KeyText.Display(key) : record.Name;
         return record.Action == ControlAction.Create
-            ? $"create {name} ({ParametersReport.From(record.Parameters).Describe()})"
+            ? $"create {name} ({ParametersReport.From(record.Parameters).Describe()}){(items > 0 ? $", {TextFormat.Count(items)} items" : "")}"
             : $"drop {name}";
     }
 }
