@@ -9,6 +9,8 @@ switch (args.FirstOrDefault())
 {
     case "flush":
         int json = Array.IndexOf(args, "--json");
+        int checkpointer = Array.IndexOf(args, "--checkpointer");
+        OursDesign.BatchCheckpoints = !(checkpointer > 0 && checkpointer + 1 < args.Length && args[checkpointer + 1] == "normal");
         return CheckpointExperiment.Run(json > 0 && json + 1 < args.Length ? args[json + 1] : null);
     case "targets":
         int targetsJson = Array.IndexOf(args, "--json");

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using EventFilter.Hosting.Telemetry;
+using EventFilter.Threading;
 using Microsoft.Extensions.Logging;
 
 namespace EventFilter.Hosting;
@@ -48,7 +49,10 @@ internal sealed class FilterBackgroundWork : IDisposable
         _timer = new PeriodicTimer(checkpointInterval, time);
         CancellationToken stopping = _stopping.Token;
         Task catchUp = Task.Run(() => RunCatchUpAsync(openSpan, stopping), CancellationToken.None);
-        _running = Task.WhenAll(catchUp, RunCheckpointsAsync(stopping));
+        // Checkpoints run on a thread of their own that yields to the host's appenders: an fsync's wake-up never
+        // preempts an add (docs/design.md, "Background work").
+        Task checkpoints = BackgroundThreads.Run("eventfilter checkpoints", () => RunCheckpoints(stopping));
+        _running = Task.WhenAll(catchUp, checkpoints);
     }
 
     /// <summary>Why the last checkpoint failed; null once one succeeds again.</summary>
@@ -181,13 +185,14 @@ internal sealed class FilterBackgroundWork : IDisposable
         }
     }
 
-    private async Task RunCheckpointsAsync(CancellationToken stopping)
+    private void RunCheckpoints(CancellationToken stopping)
     {
         // Each tick's checkpoint is a trace of its own, not a child of whatever span was current when the host started.
         Activity.Current = null;
         try
         {
-            while (await _timer.WaitForNextTickAsync(stopping).ConfigureAwait(false))
+            // This thread is the checkpoints' own, so it may block between ticks.
+            while (_timer.WaitForNextTickAsync(stopping).AsTask().GetAwaiter().GetResult())
             {
                 // A failed checkpoint is logged and reported by the health check; the next tick tries again.
                 _ = TryCheckpoint(out _);

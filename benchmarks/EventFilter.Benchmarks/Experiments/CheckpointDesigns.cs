@@ -18,11 +18,23 @@ public interface ICheckpointDesign : IDisposable
 
     /// <summary>Bytes the design itself reported for background work (ours: folds).</summary>
     long ReportedBackgroundBytes { get; }
+
+    /// <summary>
+    /// Whether the thread that checkpoints yields to the adds (the batch scheduling class), as the design's host runs
+    /// it: ours as the hosting package does (unless <c>flush --checkpointer normal</c>), the classic design as
+    /// EventStoreDB does, on a normal thread.
+    /// </summary>
+    bool BatchCheckpointer { get; }
 }
 
 /// <summary>EventFilter: private mapping, changed-line journal, background folds.</summary>
 public sealed class OursDesign : ICheckpointDesign
 {
+    /// <summary>False with <c>flush --checkpointer normal</c>: our checkpoints on a normal thread, to compare.</summary>
+    public static bool BatchCheckpoints { get; set; } = true;
+
+    public bool BatchCheckpointer => BatchCheckpoints;
+
     private readonly FilterFile _file;
     private long _foldBytes;
 
@@ -73,6 +85,8 @@ public sealed class ClassicDesign(long sizeBytes, StreamNames hits) : ICheckpoin
     private readonly ClassicBloomFilter _filter = LoadedFilters.CreateClassic(sizeBytes, hits, "checkpoint-classic.filter");
 
     public string Name => "classic";
+
+    public bool BatchCheckpointer => false;
 
     public long ReportedBackgroundBytes => 0;
 

@@ -22,6 +22,11 @@ internal static class PacedRun
         using var stop = new CancellationTokenSource();
         var checkpointer = new Thread(() =>
         {
+            if (design.BatchCheckpointer)
+            {
+                EventFilter.Threading.BackgroundThreads.YieldToForeground();
+            }
+
             long position = 0;
             while (!stop.IsCancellationRequested)
             {

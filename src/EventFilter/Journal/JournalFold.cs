@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using EventFilter.Blocked;
+using EventFilter.Threading;
 
 namespace EventFilter.Journal;
 
@@ -63,14 +64,14 @@ internal sealed class JournalFold
     }
 
     /// <summary>
-    /// Starts folding, on the thread pool, the blocks journaled in generations up to <paramref name="upTo"/>; the
+    /// Starts folding, on a thread of the batch scheduling class (it must not take a core from the adds), the blocks journaled in generations up to <paramref name="upTo"/>; the
     /// caller has rotated to a new generation, so later lines mark blocks of the next fold.
     /// </summary>
     public void Start(string path, ulong upTo, long? position)
     {
         AtomicBitmap blocks = _unfolded;
         _unfolded = new AtomicBitmap(blocks.Capacity);
-        _background = Task.Run(() => FoldInBackground(blocks, path, upTo, position));
+        _background = BackgroundThreads.Run("eventfilter fold", () => FoldInBackground(blocks, path, upTo, position));
     }
 
     /// <summary>Waits for a background fold to finish; with <paramref name="rethrow"/>, surfaces its failure.</summary>
