@@ -1,5 +1,6 @@
 using EventFilter.Daemon.Filters;
 using EventFilter.Daemon.Telemetry;
+using EventFilter.Threading;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 
@@ -14,12 +15,18 @@ namespace EventFilter.Daemon.Server;
 /// </summary>
 internal sealed class Checkpointer(DaemonOptions options, FilterStore store, DaemonMetrics metrics, DaemonHealth health, TimeProvider time, ILogger logger) : BackgroundService
 {
-    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    // The ticks run on a thread of their own in the batch scheduling class: a tick waking from an fsync never preempts
+    // a connection's thread (docs/design.md, "Background work").
+    protected override Task ExecuteAsync(CancellationToken stoppingToken) =>
+        BackgroundThreads.Run("eventfilterd sync", () => RunTicks(stoppingToken));
+
+    private void RunTicks(CancellationToken stoppingToken)
     {
         using var timer = new PeriodicTimer(options.SyncInterval, time);
         try
         {
-            while (await timer.WaitForNextTickAsync(stoppingToken))
+            // The thread is the ticks' own, so it may block between them.
+            while (timer.WaitForNextTickAsync(stoppingToken).AsTask().GetAwaiter().GetResult())
             {
                 long itemsBefore = metrics.Totals.ItemsAdded;
                 bool failed = false;
