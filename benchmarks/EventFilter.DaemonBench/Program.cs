@@ -75,6 +75,7 @@ try
         OperationRows.Run(bench);
         ConcurrentRows.Run(bench);
         ScaleRows.Run(bench);
+        MemoryRows.Run(bench);
         modes.Add(new ModeResult(mode, before, RunResult.LoadAverage(), bench.Rows));
     }
 }

@@ -57,17 +57,22 @@ internal sealed class ServerProcess : IDisposable
     }
 
     /// <summary>Resident set size now, from /proc (taskset execs the server, so the process id is the server's).</summary>
-    public long ResidentKilobytes()
+    public long ResidentKilobytes() => StatusKilobytes("VmRSS:");
+
+    /// <summary>The highest resident set size the server has had since it started (the kernel's high-water mark).</summary>
+    public long PeakResidentKilobytes() => StatusKilobytes("VmHWM:");
+
+    private long StatusKilobytes(string field)
     {
         foreach (string line in File.ReadLines($"/proc/{_process.Id}/status"))
         {
-            if (line.StartsWith("VmRSS:", StringComparison.Ordinal))
+            if (line.StartsWith(field, StringComparison.Ordinal))
             {
-                return long.Parse(line["VmRSS:".Length..].Trim().Split(' ')[0], System.Globalization.CultureInfo.InvariantCulture);
+                return long.Parse(line[field.Length..].Trim().Split(' ')[0], System.Globalization.CultureInfo.InvariantCulture);
             }
         }
 
-        throw new InvalidOperationException("no VmRSS line");
+        throw new InvalidOperationException($"no {field} line");
     }
 
     public RespConnection Connect() => RespConnection.Connect(SocketPath);
