@@ -9,9 +9,10 @@ namespace EventFilter.Benchmarks.Experiments;
 /// <summary>
 /// <c>spread</c>: eventfilterd's layer sizing at each error rate from 0.1 to 1e-7 (docs/daemon.md, "Sizing"). For each
 /// rate, a non-scaling filter of 2^20 items is sized as BF.RESERVE sizes it, filled with single adds (timed), and queried
-/// with absent items: single lookups timed over the first 2^20, then batches up to at least 20 expected false positives
-/// (4 to 64 sets of 2^20). Then the sizes at capacity 10,000,000 in both modes, which are not built, and the model's
-/// rates for the stream-existence filter at 1 and 2 bytes per stream with one and two lines per key.
+/// with absent items: single lookups timed over the first 2^20, then batches up to at least 100 expected false
+/// positives (4 to 256 sets of 2^20). Then the sizes at capacities 1,000 and 10,000,000 in both modes, which are not
+/// built, beside RedisBloom's, and the model's rates for the stream-existence filter at 1 and 2 bytes per stream with
+/// one and two lines per key.
 /// </summary>
 public static class SpreadExperiment
 {
@@ -48,7 +49,7 @@ public static class SpreadExperiment
                 }
 
                 double checkNs = Stopwatch.GetElapsedTime(started).TotalNanoseconds / Capacity;
-                int generations = (int)Math.Clamp(Math.Ceiling(20 / rate / Capacity), 4, 64);
+                int generations = (int)Math.Clamp(Math.Ceiling(100 / rate / Capacity), 4, 256);
                 for (int generation = 2; generation <= generations; generation++)
                 {
                     absent.SetGeneration(generation);
@@ -66,7 +67,7 @@ public static class SpreadExperiment
                     ours.ToString("F2", CultureInfo.InvariantCulture),
                     bound.ToString("F2", CultureInfo.InvariantCulture),
                     $"{(ours / bound) - 1:+0.0%;-0.0%}",
-                    $"{(double)positives / queries:0.00E+0} ({positives:N0} of {queries:N0})",
+                    $"{(double)positives / queries:0.00E+0} ({positives:N0} of {queries:N0}; {Interval(positives, queries)})",
                     FalsePositiveModel.Expected(Capacity, filter.Header.LineCount, options.K, options.LinesPerKey).ToString("0.00E+0", CultureInfo.InvariantCulture),
                     addNs.ToString("F0", CultureInfo.InvariantCulture),
                     checkNs.ToString("F0", CultureInfo.InvariantCulture),
@@ -82,28 +83,50 @@ public static class SpreadExperiment
         Console.WriteLine($"Non-scaling filters of {Capacity:N0} items, filled to capacity; bits per item are the file's (64-byte lines with their checksums, and the header) per item.");
         Console.WriteLine();
         MarkdownTable.Print(["error rate", "lines per key", "k", "bits/item", "standard bound", "over the bound", "measured FP rate", "model FP rate", "add ns", "check ns"], rows);
-        PrintTenMillion();
+        PrintSizes(1_000, RedisBloomThousand);
+        PrintSizes(10_000_000, RedisBloomTenMillion);
         PrintStreamExistence();
         return 0;
     }
 
-    private static void PrintTenMillion()
+    // RedisBloom 2.4.23's BF.INFO Size for each rate, (scaling, non-scaling): BF.RESERVE k RATE CAPACITY [NONSCALING]
+    // against redis-server with the module loaded, then BF.INFO k SIZE.
+    private static readonly (long Scaling, long NonScaling)[] RedisBloomThousand =
+        [(880, 696), (1_480, 1_296), (2_080, 1_896), (2_680, 2_496), (3_272, 3_096), (3_872, 3_696), (4_472, 4_296)];
+
+    private static readonly (long Scaling, long NonScaling)[] RedisBloomTenMillion =
+    [
+        (7_794_128, 5_990_760), (13_784_792, 11_981_424), (19_775_456, 17_972_088), (25_766_112, 23_962_744),
+        (31_756_776, 29_953_408), (37_747_440, 35_944_072), (43_738_096, 41_934_728),
+    ];
+
+    private static void PrintSizes(long capacity, (long Scaling, long NonScaling)[] redisBloom)
     {
         var rows = new List<string[]>();
-        foreach (double rate in Rates)
+        for (int i = 0; i < Rates.Length; i++)
         {
-            FilterFileOptions scaling = new FilterParameters(10_000_000, rate, 2, NonScaling: false).LayerOptions(0)!;
-            FilterFileOptions nonScaling = new FilterParameters(10_000_000, rate, 2, NonScaling: true).LayerOptions(0)!;
+            FilterFileOptions nonScaling = new FilterParameters(capacity, Rates[i], 2, NonScaling: true).LayerOptions(0)!;
+            FilterFileOptions scaling = new FilterParameters(capacity, Rates[i], 2, NonScaling: false).LayerOptions(0)!;
             rows.Add([
-                rate.ToString("0.#######", CultureInfo.InvariantCulture),
-                $"{nonScaling.SizeBytes:N0} (L {nonScaling.LinesPerKey}, k {nonScaling.K})",
-                $"{scaling.SizeBytes:N0} (L {scaling.LinesPerKey}, k {scaling.K})",
+                Rates[i].ToString("0.#######", CultureInfo.InvariantCulture),
+                $"{nonScaling.SizeBytes:N0} / {redisBloom[i].NonScaling:N0} ({((double)nonScaling.SizeBytes / redisBloom[i].NonScaling) - 1:+0.0%;-0.0%}), L {nonScaling.LinesPerKey}",
+                $"{scaling.SizeBytes:N0} / {redisBloom[i].Scaling:N0} ({((double)scaling.SizeBytes / redisBloom[i].Scaling) - 1:+0.0%;-0.0%}), L {scaling.LinesPerKey}",
             ]);
         }
 
-        Console.WriteLine("BF.INFO Size at capacity 10,000,000:");
+        Console.WriteLine($"BF.INFO Size at capacity {capacity:N0}, ours / RedisBloom's:");
         Console.WriteLine();
         MarkdownTable.Print(["error rate", "non-scaling", "scaling"], rows);
+    }
+
+    /// <summary>The 95% interval of a binomial rate (Wilson's score interval).</summary>
+    private static string Interval(long positives, long queries)
+    {
+        const double z = 1.96;
+        double p = (double)positives / queries, n = queries;
+        double centre = (p + (z * z / (2 * n))) / (1 + (z * z / n));
+        double half = z * Math.Sqrt((p * (1 - p) / n) + (z * z / (4 * n * n))) / (1 + (z * z / n));
+        return string.Create(CultureInfo.InvariantCulture, $"{centre - half:0.0E+0}-{centre + half:0.0E+0}");
     }
 
     private static void PrintStreamExistence()
