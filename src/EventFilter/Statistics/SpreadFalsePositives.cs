@@ -27,13 +27,15 @@ internal static class SpreadFalsePositives
         int manySlots = k % linesPerKey;
         int fewSlots = linesPerKey - manySlots;
         int many = few + 1;
-        Span<double> manyPoisson = Poisson(manySlots * visits, out int manyFrom);
-        Span<double> fewPoisson = Poisson(fewSlots * visits, out int fewFrom);
 
-        // All-set chances by the line's probe count, up to where every query's probes are set to within double rounding.
+        // All-set chances by the line's probe count, up to where every query's probes are set to within double rounding
+        // (some thousands of probes); a line with more visits than that takes is saturated, whatever the mean.
         double keepClear = Math.Log(1 - (1.0 / FilterGeometry.BitsPerLine));
+        int saturation = (int)Math.Ceiling(Math.Log(SaturationSlack / many) / keepClear);
+        Span<double> manyPoisson = Poisson(manySlots * visits, (saturation / many) + 1, out int manyFrom);
+        Span<double> fewPoisson = Poisson(fewSlots * visits, (saturation / Math.Max(few, 1)) + 1, out int fewFrom);
         long highest = ((long)many * (manyFrom + manyPoisson.Length - 1)) + ((long)few * (fewFrom + fewPoisson.Length - 1));
-        int saturated = (int)Math.Min(highest + 1, Math.Ceiling(Math.Log(SaturationSlack / many) / keepClear));
+        int saturated = (int)Math.Min(highest + 1, saturation);
         double[] manySet = new double[saturated + 1];
         double[] fewSet = new double[saturated + 1];
         var manyProbes = new LineProbes(many, stackalloc double[many + 1], stackalloc double[many + 1]);
@@ -61,8 +63,11 @@ internal static class SpreadFalsePositives
         return Math.Pow(manyRate, manySlots) * (few == 0 ? 1 : Math.Pow(fewRate, fewSlots));
     }
 
-    /// <summary>The Poisson(<paramref name="mean"/>) masses within 12 standard deviations of the mean, from <paramref name="from"/> on.</summary>
-    private static double[] Poisson(double mean, out int from)
+    /// <summary>
+    /// The Poisson(<paramref name="mean"/>) masses within 12 standard deviations of the mean, from <paramref name="from"/>
+    /// on; from <paramref name="saturated"/> visits on (where every probe is set) the rest of the mass is lumped into one.
+    /// </summary>
+    private static double[] Poisson(double mean, int saturated, out int from)
     {
         if (mean <= 0)
         {
@@ -71,14 +76,28 @@ internal static class SpreadFalsePositives
         }
 
         double spread = (12 * Math.Sqrt(mean)) + 12;
-        from = (int)Math.Max(0, Math.Floor(mean - spread));
-        int to = (int)Math.Ceiling(mean + spread);
+        double lowest = Math.Max(0, Math.Floor(mean - spread));
+        if (lowest >= saturated)
+        {
+            from = saturated;
+            return [1];
+        }
+
+        from = (int)lowest;
+        int to = (int)Math.Min(saturated, Math.Ceiling(mean + spread));
         double[] masses = new double[to - from + 1];
         double logFactorial = LogFactorial.Of(from);
+        double sum = 0;
         for (int j = from; j <= to; j++)
         {
             logFactorial += j > from ? Math.Log(j) : 0;
             masses[j - from] = Math.Exp((j * Math.Log(mean)) - mean - logFactorial);
+            sum += j < to ? masses[j - from] : 0;
+        }
+
+        if (to == saturated)
+        {
+            masses[^1] = Math.Max(0, 1 - sum);
         }
 
         return masses;

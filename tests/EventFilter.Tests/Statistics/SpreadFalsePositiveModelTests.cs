@@ -53,6 +53,16 @@ public sealed class SpreadFalsePositiveModelTests : IDisposable
         Assert.Equal(FalsePositiveModel.Expected(1e6, 100_000, 9), FalsePositiveModel.Expected(1e6, 100_000, 9, 1));
     }
 
+    [Theory]
+    [InlineData(1e12, 1_000, 12, 3)]
+    [InlineData(1e7, 1, 2, 2)]
+    [InlineData(1e6, 10, 6, 2)]
+    public void A_saturated_filter_is_all_false_positives_however_many_names_per_line(double names, long lines, int k, int linesPerKey)
+    {
+        // A line past saturation counts as its Poisson mass alone, so a mean of 10^9 names per line costs no more than one of 10^3.
+        Assert.InRange(FalsePositiveModel.Expected(names, lines, k, linesPerKey), 1 - 1e-9, 1 + 1e-9);
+    }
+
     private static double BitsPerName(double rate, int linesPerKey)
     {
         const double names = 1e6;
