@@ -3,7 +3,7 @@ using EventFilter.Benchmarks;
 using EventFilter.Benchmarks.Experiments;
 using EventFilter.Benchmarks.Workload;
 
-// `flush`, `targets`, `fpr` and `alloccheck` are console experiments; anything else goes to BenchmarkDotNet's switcher
+// `flush`, `targets`, `fpr`, `spread` and `alloccheck` are console experiments; anything else goes to BenchmarkDotNet's switcher
 // (e.g. `--filter '*MightExist*' --job short`). See docs/benchmarks.md for every command and its results.
 switch (args.FirstOrDefault())
 {
@@ -17,6 +17,8 @@ switch (args.FirstOrDefault())
         return TargetsExperiment.Run(targetsJson > 0 && targetsJson + 1 < args.Length ? args[targetsJson + 1] : null);
     case "fpr":
         return FalsePositiveExperiment.Run();
+    case "spread":
+        return SpreadExperiment.Run();
     case "alloccheck":
         return AllocationCheck.Run();
     default:

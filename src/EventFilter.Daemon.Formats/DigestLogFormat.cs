@@ -5,7 +5,7 @@ namespace EventFilter.Daemon.Formats;
 
 /// <summary>
 /// The bytes of a digest log (docs/daemon.md, "Files"): a 40-byte header, then one 8-byte digest per item, all
-/// little-endian. The header is "EFDIGEST", the version (int32), the expansion (int32), the capacity (int64), the
+/// little-endian. The header is "EFDIGEST", the version (int32: the filter's <see cref="FilterParameters.Sizing"/>, 1 or 2), the expansion (int32), the capacity (int64), the
 /// error rate (float64), non-scaling (int32, 0 or 1) and a CRC-32 of the 36 bytes before it. A position in the log
 /// (what a layer's checkpoint claims) is a byte offset. eventfilterd writes it; <c>eventfilter inspect DIR</c> reads it.
 /// </summary>
@@ -17,15 +17,13 @@ public static class DigestLogFormat
     /// <summary>The length of one item: its 8-byte digest.</summary>
     public const int RecordLength = sizeof(ulong);
 
-    private const int Version = 1;
-
     private static ReadOnlySpan<byte> Magic => "EFDIGEST"u8;
 
     /// <summary>Writes the header for <paramref name="parameters"/> into the first <see cref="HeaderLength"/> bytes of <paramref name="header"/>.</summary>
     public static void WriteHeader(Span<byte> header, FilterParameters parameters)
     {
         Magic.CopyTo(header);
-        BinaryPrimitives.WriteInt32LittleEndian(header[8..], Version);
+        BinaryPrimitives.WriteInt32LittleEndian(header[8..], parameters.Sizing);
         BinaryPrimitives.WriteInt32LittleEndian(header[12..], parameters.Expansion);
         BinaryPrimitives.WriteInt64LittleEndian(header[16..], parameters.Capacity);
         BinaryPrimitives.WriteDoubleLittleEndian(header[24..], parameters.ErrorRate);
@@ -37,7 +35,8 @@ public static class DigestLogFormat
     public static bool TryReadHeader(ReadOnlySpan<byte> header, out FilterParameters parameters)
     {
         parameters = default;
-        if (header.Length < HeaderLength || !header[..8].SequenceEqual(Magic) || BinaryPrimitives.ReadInt32LittleEndian(header[8..]) != Version
+        if (header.Length < HeaderLength || !header[..8].SequenceEqual(Magic)
+            || BinaryPrimitives.ReadInt32LittleEndian(header[8..]) is not (FilterParameters.OneLineSizing or FilterParameters.SpreadSizing)
             || BinaryPrimitives.ReadUInt32LittleEndian(header[36..]) != Crc32.HashToUInt32(header[..36]))
         {
             return false;
@@ -47,7 +46,8 @@ public static class DigestLogFormat
             BinaryPrimitives.ReadInt64LittleEndian(header[16..]),
             BinaryPrimitives.ReadDoubleLittleEndian(header[24..]),
             BinaryPrimitives.ReadInt32LittleEndian(header[12..]),
-            BinaryPrimitives.ReadInt32LittleEndian(header[32..]) != 0);
+            BinaryPrimitives.ReadInt32LittleEndian(header[32..]) != 0,
+            BinaryPrimitives.ReadInt32LittleEndian(header[8..]));
         return true;
     }
 

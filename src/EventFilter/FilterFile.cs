@@ -34,7 +34,7 @@ public sealed unsafe partial class FilterFile : IDisposable
         Created = created;
         _seed = header.Seed;
         AtomicBitmap? changedLines = file.Writable ? new AtomicBitmap(header.LineCount) : null;
-        _lines = new BloomLines(file.Pointer + FilterGeometry.LineSize, header.LineCount, header.K, changedLines);
+        _lines = new BloomLines(file.Pointer + FilterGeometry.LineSize, header.LineCount, header.K, changedLines, header.LinesPerKey);
         long foldThresholdBytes = options?.JournalFoldBytes ?? Math.Max(file.Length / 4, 64 * 1024);
         _journal = new ChangeJournal(file, _lines, header, changedLines, foldThresholdBytes);
     }
@@ -151,7 +151,7 @@ public sealed unsafe partial class FilterFile : IDisposable
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
         FilterGeometry geometry = FilterGeometry.FromSize(options.SizeBytes);
-        var header = new FilterHeader(FilterHeader.CurrentVersion, (ushort)options.K, options.SizeBytes, geometry.LineCount, options.Seed, Guid.NewGuid());
+        var header = new FilterHeader(FilterHeader.VersionFor(options.LinesPerKey), (ushort)options.K, options.SizeBytes, geometry.LineCount, options.Seed, Guid.NewGuid(), (ushort)options.LinesPerKey);
         Span<byte> headerBytes = stackalloc byte[FilterGeometry.LineSize];
         header.WriteTo(headerBytes);
 
@@ -261,7 +261,7 @@ public sealed unsafe partial class FilterFile : IDisposable
     }
 
     /// <summary>Counts bits and estimates names and the false-positive rate. Reads every line: not for the hot path.</summary>
-    public FilterStatistics ComputeStatistics() => StatisticsScanner.Scan(_lines.Lines, LineCount, Header.K, Header.SizeBytes);
+    public FilterStatistics ComputeStatistics() => StatisticsScanner.Scan(_lines.Lines, LineCount, Header.K, Header.LinesPerKey, Header.SizeBytes);
 
     /// <summary>
     /// Waits for a background fold, then unmaps and closes the file. Does not flush: call <see cref="Flush()"/> first

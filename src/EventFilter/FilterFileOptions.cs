@@ -14,6 +14,9 @@ public sealed class FilterFileOptions
     /// <summary>The largest k chosen from an expected number of names: the most that a lookup tests in one vector pass.</summary>
     internal const int MaxChosenK = Blocked.VectorProbes.MaxK;
 
+    /// <summary>The most lines a key's bits may spread over (docs/file-format.md, "Probes").</summary>
+    public const int MaxLinesPerKey = 4;
+
     /// <summary>The default corruption threshold: above this fraction of corrupted lines the filter is rebuilt.</summary>
     public const double DefaultCorruptionThreshold = 0.05;
 
@@ -28,6 +31,14 @@ public sealed class FilterFileOptions
 
     /// <summary>Bits per name, for a new file; an existing file keeps the k in its header. The default value is 6.</summary>
     public int K { get; init; } = DefaultK;
+
+    /// <summary>
+    /// The lines each key's k bits are divided over, for a new file; an existing file keeps the count in its header. One
+    /// line is one cache miss per lookup; more lines need fewer bits per key at low error rates (docs/design.md,
+    /// "Lines per key"). Must be in [1, <see cref="MaxLinesPerKey"/>], at most <see cref="K"/> and at most the file's data
+    /// lines. The default value is 1.
+    /// </summary>
+    public int LinesPerKey { get; init; } = 1;
 
     /// <summary>Seed of the key hash, for a new file. The default value is 0.</summary>
     internal ulong Seed { get; init; }
@@ -57,6 +68,7 @@ public sealed class FilterFileOptions
     {
         SizeBytes = SizeBytes,
         K = K,
+        LinesPerKey = LinesPerKey,
         Seed = Seed,
         CorruptionThreshold = CorruptionThreshold,
         VerifyProgress = VerifyProgress,
@@ -74,10 +86,15 @@ public sealed class FilterFileOptions
     /// <summary>Throws <see cref="ArgumentOutOfRangeException"/> naming the first bad value.</summary>
     internal void Validate()
     {
-        _ = FilterGeometry.FromSize(SizeBytes);
+        FilterGeometry geometry = FilterGeometry.FromSize(SizeBytes);
         if (K < 1 || K > FilterHeader.MaxK)
         {
             throw new ArgumentOutOfRangeException(nameof(K), K, $"K must be between 1 and {FilterHeader.MaxK}; got {K}.");
+        }
+
+        if (LinesPerKey < 1 || LinesPerKey > MaxLinesPerKey || LinesPerKey > K || LinesPerKey > geometry.LineCount)
+        {
+            throw new ArgumentOutOfRangeException(nameof(LinesPerKey), LinesPerKey, $"LinesPerKey must be between 1 and {MaxLinesPerKey}, at most K ({K}) and at most the file's {geometry.LineCount} data lines; got {LinesPerKey}.");
         }
 
         if (!(CorruptionThreshold > 0 && CorruptionThreshold < 1))

@@ -18,7 +18,7 @@ public sealed class JsonShapeTests(SampleFilters files) : IClassFixture<SampleFi
         CliRun run = CliRun.Of("inspect", files.Healthy, "--json");
 
         AssertFields(run, [
-            "path", "version", "sizeBytes", "fileLength", "lines", "k", "seed", "fileId", "bitsSet", "totalBits", "fillRatio",
+            "path", "version", "sizeBytes", "fileLength", "lines", "k", "linesPerKey", "seed", "fileId", "bitsSet", "totalBits", "fillRatio",
             "estimatedStreams", "estimatedFalsePositiveRate", "nominalCapacityStreams", "falsePositiveRateAtNominalCapacity",
             "mismatchedLines", "allOnesLines", "corruptedLines", "corruptedFraction", "firstBadLines", "threshold", "integrity",
             "checkpoint", "journal", "exitCode"]);

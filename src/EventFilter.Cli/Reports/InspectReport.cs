@@ -16,6 +16,7 @@ internal sealed record InspectReport(
     long FileLength,
     long Lines,
     int K,
+    int LinesPerKey,
     ulong Seed,
     Guid FileId,
     long BitsSet,
@@ -51,6 +52,7 @@ internal sealed record InspectReport(
             (header.LineCount + 1L) * LineBytes,
             header.LineCount,
             header.K,
+            header.LinesPerKey,
             header.Seed,
             header.FileId,
             (long)Math.Round(statistics.FillRatio * header.LineCount * BitsPerLine),
@@ -59,7 +61,7 @@ internal sealed record InspectReport(
             (long)Math.Round(statistics.EstimatedNames),
             statistics.EstimatedFalsePositiveRate,
             nominal,
-            FalsePositiveModel.Expected(nominal, header.LineCount, header.K),
+            FalsePositiveModel.Expected(nominal, header.LineCount, header.K, header.LinesPerKey),
             verification.MismatchedLines,
             verification.AllOnesLines,
             verification.CorruptedLines,
@@ -74,7 +76,7 @@ internal sealed record InspectReport(
     public void WriteText(TextWriter output)
     {
         output.WriteLine($"file             {Path}");
-        output.WriteLine($"format           version {Version}, k {K}, seed {Seed}, file id {FileId}");
+        output.WriteLine($"format           version {Version}, k {K}{(LinesPerKey > 1 ? $" over {LinesPerKey} lines per name" : "")}, seed {Seed}, file id {FileId}");
         output.WriteLine($"size             {TextFormat.Bytes(SizeBytes)}: {TextFormat.Count(Lines)} lines of 64 bytes after the header");
         output.WriteLine($"bits set         {TextFormat.Count(BitsSet)} of {TextFormat.Count(TotalBits)} ({TextFormat.Percent(FillRatio)})");
         output.WriteLine($"streams          ~{TextFormat.Count(EstimatedStreams)} estimated; nominal capacity {TextFormat.Count(NominalCapacityStreams)} (1 per byte)");

@@ -14,6 +14,12 @@ internal sealed unsafe partial class BloomLines
             throw new ArgumentException("results must be at least as long as the batch.", nameof(results));
         }
 
+        if (_linesPerKey != 1)
+        {
+            MightExistEach(hashes, results);
+            return;
+        }
+
         PrefetchFirst(hashes);
         for (int i = 0; i < hashes.Length; i++)
         {
@@ -24,6 +30,12 @@ internal sealed unsafe partial class BloomLines
 
     public void AddBatch(ReadOnlySpan<ulong> hashes)
     {
+        if (_linesPerKey != 1)
+        {
+            AddEach(hashes);
+            return;
+        }
+
         PrefetchFirst(hashes);
         for (int i = 0; i < hashes.Length; i++)
         {
@@ -75,13 +87,19 @@ internal sealed unsafe partial class BloomLines
     /// </summary>
     public void AddPrefetched(ReadOnlySpan<ulong> hashes)
     {
+        if (_linesPerKey != 1)
+        {
+            AddEach(hashes);
+            return;
+        }
+
         foreach (ulong hash in hashes)
         {
             uint line = Probes.Line(hash, _lineCount);
             ulong* words = (ulong*)(_lines + ((ulong)line << 6));
             if (!AllBitsSetBranchFree(words, (uint)hash))
             {
-                SetBits(line, words, (uint)hash, 0);
+                SetBits(line, words, (uint)hash, _k, 0);
             }
         }
     }
@@ -92,6 +110,12 @@ internal sealed unsafe partial class BloomLines
     /// </summary>
     public void MightExistPrefetched(ReadOnlySpan<ulong> hashes, Span<bool> results)
     {
+        if (_linesPerKey != 1)
+        {
+            MightExistEach(hashes, results);
+            return;
+        }
+
         for (int i = 0; i < hashes.Length; i++)
         {
             results[i] = AllBitsSetBranchFree(LineOf(hashes[i]), (uint)hashes[i]);

@@ -26,6 +26,12 @@ internal sealed unsafe partial class BloomLines
     private readonly StripedSpinLock _locks = new();
     private readonly AtomicBitmap? _changed;
 
+    // A key spread over more lines (docs/file-format.md, "Probes"): per slot, its probes and the multiplier that takes
+    // the key's first probe state to the slot's first. Read by BloomLines.Spread.cs; a one-line file never touches them.
+    private readonly int _linesPerKey;
+    private readonly int[] _slotProbes = [];
+    private readonly uint[] _slotStates = [];
+
     static BloomLines()
     {
         // The word-wise bit addressing below equals the documented byte-wise numbering only on little-endian hardware.
@@ -39,12 +45,30 @@ internal sealed unsafe partial class BloomLines
     /// <param name="lineCount">Data lines.</param>
     /// <param name="k">Bits per key.</param>
     /// <param name="changed">Where adds record the lines they change, for the next flush; null when nothing is flushed.</param>
-    public BloomLines(byte* lines, uint lineCount, int k, AtomicBitmap? changed)
+    /// <param name="linesPerKey">The lines each key's k bits are divided over.</param>
+    public BloomLines(byte* lines, uint lineCount, int k, AtomicBitmap? changed, int linesPerKey = 1)
     {
         _lines = lines;
         _lineCount = lineCount;
         _k = k;
         _changed = changed;
+        _linesPerKey = linesPerKey;
+        if (linesPerKey > 1)
+        {
+            _slotProbes = new int[linesPerKey];
+            _slotStates = new uint[linesPerKey];
+            uint multiplier = 1;
+            for (int slot = 0; slot < linesPerKey; slot++)
+            {
+                _slotProbes[slot] = Probes.SlotProbes(k, linesPerKey, slot);
+                _slotStates[slot] = multiplier;
+                for (int probe = 0; probe < _slotProbes[slot]; probe++)
+                {
+                    multiplier *= Probes.Step;
+                }
+            }
+        }
+
         // The default k takes the 64-bit lanes, checked first, with the fields it had before wider k existed: a k
         // chosen above 8 must not cost the default's lookups a load or a branch.
         _vectorProbes = VectorProbes.IsSupported && k <= VectorProbes.NarrowMaxK;
@@ -56,15 +80,22 @@ internal sealed unsafe partial class BloomLines
 
     public int K => _k;
 
+    public int LinesPerKey => _linesPerKey;
+
     public byte* Lines => _lines;
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool MightExist(ulong hash) => AllBitsSet(LineOf(hash), (uint)hash);
+    public bool MightExist(ulong hash) => _linesPerKey == 1 ? AllBitsSet(LineOf(hash), (uint)hash) : MightExistSpread(hash);
 
     /// <summary>Sets the key's bits and keeps the line checksum in step. Returns false when every bit was already set.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool Add(ulong hash)
     {
+        if (_linesPerKey != 1)
+        {
+            return AddSpread(hash, 0);
+        }
+
         uint line = Probes.Line(hash, _lineCount);
         ulong* words = (ulong*)(_lines + ((ulong)line << 6));
 
@@ -74,7 +105,7 @@ internal sealed unsafe partial class BloomLines
             return false;
         }
 
-        SetBits(line, words, (uint)hash, 0);
+        SetBits(line, words, (uint)hash, _k, 0);
         return true;
     }
 
@@ -87,6 +118,11 @@ internal sealed unsafe partial class BloomLines
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool Add(ulong hash, long recordEnd)
     {
+        if (_linesPerKey != 1)
+        {
+            return AddSpread(hash, recordEnd);
+        }
+
         uint line = Probes.Line(hash, _lineCount);
         ulong* words = (ulong*)(_lines + ((ulong)line << 6));
         if (AllBitsSet(words, (uint)hash))
@@ -99,7 +135,7 @@ internal sealed unsafe partial class BloomLines
             return false;
         }
 
-        SetBits(line, words, (uint)hash, recordEnd);
+        SetBits(line, words, (uint)hash, _k, recordEnd);
         return true;
     }
 
@@ -171,13 +207,13 @@ internal sealed unsafe partial class BloomLines
         StripedSpinLock.Exit(ref stripe);
     }
 
-    private void SetBits(uint line, ulong* words, uint state, long recordEnd)
+    private void SetBits(uint line, ulong* words, uint state, int k, long recordEnd)
     {
         ref int stripe = ref _locks.Enter(line);
         StripedSpinLock.RaiseRecordEnd(ref stripe, recordEnd);
         uint* checksum = (uint*)((byte*)words + FilterGeometry.BitBytesPerLine);
         uint crc = *checksum;
-        for (int i = 0; i < _k; i++)
+        for (int i = 0; i < k; i++)
         {
             // Branch-free: in a filter near design load each bit is clear about half the time, and a mispredicted
             // "already set?" per bit cost more than the store. Word 7 shares its upper half with the checksum; we hold

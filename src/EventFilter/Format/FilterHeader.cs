@@ -8,21 +8,25 @@ namespace EventFilter;
 /// </summary>
 public sealed class FilterHeader
 {
-    internal FilterHeader(ushort version, ushort k, long sizeBytes, uint lineCount, ulong seed, Guid fileId)
+    internal FilterHeader(ushort version, ushort k, long sizeBytes, uint lineCount, ulong seed, Guid fileId, ushort linesPerKey = 1)
     {
         Version = version;
         K = k;
+        LinesPerKey = linesPerKey;
         SizeBytes = sizeBytes;
         LineCount = lineCount;
         Seed = seed;
         FileId = fileId;
     }
 
-    /// <summary>Format version; this library reads and writes <see cref="CurrentVersion"/>.</summary>
+    /// <summary>Format version: <see cref="CurrentVersion"/> for one line per key, <see cref="SpreadVersion"/> for more.</summary>
     public ushort Version { get; }
 
-    /// <summary>Bits set per name, all inside one line.</summary>
+    /// <summary>Bits set per name, divided over <see cref="LinesPerKey"/> lines.</summary>
     public ushort K { get; }
+
+    /// <summary>The lines each name's bits are spread over, 1 to <see cref="FilterFileOptions.MaxLinesPerKey"/>; 1 in a version 1 file.</summary>
+    public ushort LinesPerKey { get; }
 
     /// <summary>The configured <c>stream-existence-filter-size</c> the file was made for.</summary>
     public long SizeBytes { get; }
@@ -39,8 +43,14 @@ public sealed class FilterHeader
     /// <summary>"EVFILTER" in ASCII: bytes 0-7 of every filter file.</summary>
     internal static ReadOnlySpan<byte> Magic => "EVFILTER"u8;
 
-    /// <summary>The format version this library writes.</summary>
+    /// <summary>The format version of a file with one line per key: every file that existed before spread keys did.</summary>
     internal const ushort CurrentVersion = 1;
+
+    /// <summary>The format version of a file whose keys spread over more than one line; bytes 12-13 hold the line count.</summary>
+    internal const ushort SpreadVersion = 2;
+
+    /// <summary>The version a file with <paramref name="linesPerKey"/> lines per key is written with: old readers refuse a spread file rather than misread it.</summary>
+    internal static ushort VersionFor(int linesPerKey) => linesPerKey == 1 ? CurrentVersion : SpreadVersion;
 
     /// <summary>The most probes a header may ask for; more only adds false positives.</summary>
     internal const int MaxK = 32;
@@ -56,6 +66,11 @@ public sealed class FilterHeader
         Magic.CopyTo(line);
         BinaryPrimitives.WriteUInt16LittleEndian(line[8..], Version);
         BinaryPrimitives.WriteUInt16LittleEndian(line[10..], K);
+        if (Version == SpreadVersion)
+        {
+            BinaryPrimitives.WriteUInt16LittleEndian(line[12..], LinesPerKey);
+        }
+
         BinaryPrimitives.WriteInt64LittleEndian(line[16..], SizeBytes);
         BinaryPrimitives.WriteUInt64LittleEndian(line[24..], LineCount);
         BinaryPrimitives.WriteUInt64LittleEndian(line[32..], Seed);
@@ -86,9 +101,9 @@ public sealed class FilterHeader
         }
 
         ushort version = BinaryPrimitives.ReadUInt16LittleEndian(line[8..]);
-        if (version != CurrentVersion)
+        if (version is not (CurrentVersion or SpreadVersion))
         {
-            throw new InvalidFilterHeaderException(path, HeaderProblem.UnsupportedVersion, $"format version {version} is not supported (this build reads version {CurrentVersion})");
+            throw new InvalidFilterHeaderException(path, HeaderProblem.UnsupportedVersion, $"format version {version} is not supported (this build reads versions {CurrentVersion} and {SpreadVersion})");
         }
 
         ushort k = BinaryPrimitives.ReadUInt16LittleEndian(line[10..]);
@@ -104,6 +119,13 @@ public sealed class FilterHeader
             throw new InvalidFilterHeaderException(path, HeaderProblem.BadField, $"size {size} bytes and line count {lines} do not agree");
         }
 
-        return new FilterHeader(version, k, size, (uint)lines, BinaryPrimitives.ReadUInt64LittleEndian(line[32..]), new Guid(line[40..56]));
+        // Version 1 keeps bytes 12-15 reserved, whatever they hold: its keys live in one line.
+        ushort linesPerKey = version == SpreadVersion ? BinaryPrimitives.ReadUInt16LittleEndian(line[12..]) : (ushort)1;
+        if (linesPerKey is 0 or > FilterFileOptions.MaxLinesPerKey || linesPerKey > k || linesPerKey > lines)
+        {
+            throw new InvalidFilterHeaderException(path, HeaderProblem.BadField, $"lines per key is {linesPerKey}, outside 1-{FilterFileOptions.MaxLinesPerKey} or above k ({k}) or the line count ({lines})");
+        }
+
+        return new FilterHeader(version, k, size, (uint)lines, BinaryPrimitives.ReadUInt64LittleEndian(line[32..]), new Guid(line[40..56]), linesPerKey);
     }
 }

@@ -61,6 +61,19 @@ public static class FalsePositiveModel
         return to < saturated ? sum : sum + (1 - mass);
     }
 
+    /// <summary>
+    /// Expected false-positive rate after <paramref name="names"/> distinct names when each name's k probes are divided
+    /// over <paramref name="linesPerKey"/> distinct lines (docs/design.md, "Lines per key"); the one-line model at 1.
+    /// </summary>
+    public static double Expected(double names, long lines, int k, int linesPerKey)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(lines);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(k);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(linesPerKey);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(linesPerKey, k);
+        return linesPerKey == 1 ? Expected(names, lines, k) : SpreadFalsePositives.Expected(names, lines, k, linesPerKey);
+    }
+
     /// <summary>The classic (unblocked) Bloom filter rate: (1 - e^(-k n / m))^k, for comparison.</summary>
     internal static double Classic(double names, double bits, int k) => Math.Pow(1 - Math.Exp(-k * names / bits), k);
 
@@ -89,7 +102,7 @@ public static class FalsePositiveModel
     }
 
     /// <summary>
-    /// The data lines (of 480 filter bits each) a file of <paramref name="sizeBytes"/> holds: what <see cref="Expected"/>
+    /// The data lines (of 480 filter bits each) a file of <paramref name="sizeBytes"/> holds: what <see cref="Expected(double, long, int)"/>
     /// takes for a size (docs/file-format.md).
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The size is not a valid <c>stream-existence-filter-size</c>.</exception>

@@ -52,11 +52,17 @@ internal ref struct LineProbes
     {
         for (int probe = 0; probe < _k; probe++)
         {
-            for (int d = _k; d >= 1; d--)
-            {
-                double hit = (double)d / FilterGeometry.BitsPerLine;
-                _covered[d] = (hit * _covered[d - 1]) + ((1 - hit) * _covered[d]);
-            }
+            AddProbe();
+        }
+    }
+
+    /// <summary>One more probe in the line, of whichever name: a line of a spread filter takes names' probes in shares of other sizes than k.</summary>
+    public readonly void AddProbe()
+    {
+        for (int d = _k; d >= 1; d--)
+        {
+            double hit = (double)d / FilterGeometry.BitsPerLine;
+            _covered[d] = (hit * _covered[d - 1]) + ((1 - hit) * _covered[d]);
         }
     }
 

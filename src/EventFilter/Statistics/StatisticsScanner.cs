@@ -8,11 +8,14 @@ internal static unsafe class StatisticsScanner
 {
     private const int ChunkLines = 1 << 16;
 
-    public static FilterStatistics Scan(byte* lines, uint lineCount, int k, long sizeBytes)
+    public static FilterStatistics Scan(byte* lines, uint lineCount, int k, int linesPerKey, long sizeBytes)
     {
         // For a line with x of 480 bits set, the expected number of names that produced it inverts
-        // E[x] = 480 (1 - (1 - 1/480)^(k n)): n = ln(1 - x/480) / (k ln(1 - 1/480)).
-        double perNameDecay = k * Math.Log(1 - (1.0 / FilterGeometry.BitsPerLine));
+        // E[x] = 480 (1 - (1 - 1/480)^(k n)): n = ln(1 - x/480) / (k ln(1 - 1/480)). A name spread over L lines puts
+        // k / L probes in each of them, so the sum over lines counts every name L times, and a query needs its k / L
+        // probes set in each of L lines.
+        double probesPerLine = (double)k / linesPerKey;
+        double perNameDecay = probesPerLine * Math.Log(1 - (1.0 / FilterGeometry.BitsPerLine));
         long bitsSet = 0, allOnes = 0;
         double names = 0, falsePositive = 0;
         long chunks = (lineCount + (long)ChunkLines - 1) / ChunkLines;
@@ -37,7 +40,7 @@ internal static unsafe class StatisticsScanner
 
                 double fill = (double)set / FilterGeometry.BitsPerLine;
                 localNames += Math.Log(1 - fill) / perNameDecay;
-                localFalsePositive += Math.Pow(fill, k);
+                localFalsePositive += Math.Pow(fill, probesPerLine);
             }
 
             lock (gate)
@@ -49,7 +52,7 @@ internal static unsafe class StatisticsScanner
             }
         });
 
-        return new FilterStatistics(sizeBytes, lineCount, k, bitsSet, (long)lineCount * FilterGeometry.BitsPerLine, allOnes, names, lineCount == 0 ? 0 : falsePositive / lineCount);
+        return new FilterStatistics(sizeBytes, lineCount, k, bitsSet, (long)lineCount * FilterGeometry.BitsPerLine, allOnes, names / linesPerKey, lineCount == 0 ? 0 : Math.Pow(falsePositive / lineCount, linesPerKey));
     }
 
     private static int CountBits(byte* line)

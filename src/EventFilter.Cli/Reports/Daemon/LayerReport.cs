@@ -28,6 +28,7 @@ internal sealed record LayerReport(
     long ItemsInLog,
     long? SizeBytes,
     int? K,
+    int? LinesPerKey,
     double? FillRatio,
     long? EstimatedItems,
     double? EstimatedFalsePositiveRate,
@@ -50,7 +51,7 @@ internal sealed record LayerReport(
         long capacity = parameters.LayerCapacity(index);
         var layer = new LayerReport(
             index, path, Missing, first, capacity, parameters.LayerErrorRate(index), Math.Clamp(log.Items - first, 0, capacity),
-            null, null, null, null, null, null, null, null, 0, 0, "no layer file: it is rebuilt from the digest log at the next start");
+            null, null, null, null, null, null, null, null, null, 0, 0, "no layer file: it is rebuilt from the digest log at the next start");
         if (!File.Exists(path))
         {
             return layer.CatchingUpFrom(0, log.EndPosition);
@@ -72,6 +73,7 @@ internal sealed record LayerReport(
                 Status = rebuild ? RebuildRequired : Ready,
                 SizeBytes = file.Header.SizeBytes,
                 K = file.Header.K,
+                LinesPerKey = file.Header.LinesPerKey,
                 FillRatio = statistics.FillRatio,
                 EstimatedItems = (long)Math.Round(statistics.EstimatedNames),
                 EstimatedFalsePositiveRate = statistics.EstimatedFalsePositiveRate,
@@ -92,7 +94,7 @@ internal sealed record LayerReport(
     /// <summary>The text lines for it.</summary>
     public void WriteText(TextWriter output)
     {
-        string file = SizeBytes is { } size ? $"{System.IO.Path.GetFileName(Path)}, {TextFormat.Bytes(size)}, k {K}" : System.IO.Path.GetFileName(Path);
+        string file = SizeBytes is { } size ? $"{System.IO.Path.GetFileName(Path)}, {TextFormat.Bytes(size)}, k {K}{(LinesPerKey > 1 ? $" over {LinesPerKey} lines" : "")}" : System.IO.Path.GetFileName(Path);
         output.WriteLine($"  layer {Index,-8} {file}: items {TextFormat.Count(FirstItem)} to {TextFormat.Count(FirstItem + Capacity - 1)} at {TextFormat.Percent(ErrorRate)}, {TextFormat.Count(ItemsInLog)} in the log");
         if (Status is Ready or RebuildRequired)
         {
