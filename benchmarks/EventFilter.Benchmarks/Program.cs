@@ -11,6 +11,8 @@ switch (args.FirstOrDefault())
         int json = Array.IndexOf(args, "--json");
         int checkpointer = Array.IndexOf(args, "--checkpointer");
         OursDesign.BatchCheckpoints = !(checkpointer > 0 && checkpointer + 1 < args.Length && args[checkpointer + 1] == "normal");
+        int adderCpu = Array.IndexOf(args, "--adder-cpu");
+        AdderPlacement.Cpu = adderCpu > 0 && adderCpu + 1 < args.Length ? int.Parse(args[adderCpu + 1], System.Globalization.CultureInfo.InvariantCulture) : null;
         return CheckpointExperiment.Run(json > 0 && json + 1 < args.Length ? args[json + 1] : null);
     case "targets":
         int targetsJson = Array.IndexOf(args, "--json");

@@ -111,29 +111,35 @@ public readonly record struct FilterParameters(long Capacity, double ErrorRate, 
 
         int classicK = (int)Math.Clamp(Math.Round(-Math.Log2(rate)), 1, FilterFileOptions.MaxK);
         Span<(long Lines, int K)> best = stackalloc (long, int)[maxLinesPerKey];
+
+        // Each line per key is a cache miss per lookup: take the fewest that keep the file's data lines (their checksums
+        // included, as RedisBloom's size includes its own overhead) within the allowance, else the smallest file. So
+        // the search stops at the first number of lines per key that fits.
+        double allowedLines = StandardBoundAllowance * classicLines * BitsPerLine / (8.0 * LineBytes);
         long smallest = long.MaxValue;
-        for (int linesPerKey = 1; linesPerKey <= maxLinesPerKey; linesPerKey++)
+        int chosen = 0;
+        while (chosen < maxLinesPerKey && (chosen == 0 || best[chosen - 1].Lines > allowedLines))
         {
+            int linesPerKey = ++chosen;
             best[linesPerKey - 1] = (long.MaxValue, classicK);
             for (int k = Math.Max(linesPerKey, classicK - 3); k <= Math.Min(FilterFileOptions.MaxK, classicK + 3); k++)
             {
+                // The rate falls as lines are added: a k whose rate at one line fewer than the best so far is still too
+                // high cannot beat it, and one evaluation says so instead of a whole search.
+                long bestLines = best[linesPerKey - 1].Lines;
+                if (bestLines != long.MaxValue && (bestLines - 1 < linesPerKey || FalsePositiveModel.Expected(items, bestLines - 1, k, linesPerKey) > rate))
+                {
+                    continue;
+                }
+
                 long lines = Math.Max(linesPerKey, LinesFor(items, rate, k, linesPerKey, Math.Max(1, (long)classicLines)));
-                if (lines < best[linesPerKey - 1].Lines)
+                if (lines < bestLines)
                 {
                     best[linesPerKey - 1] = (lines, k);
                 }
             }
 
             smallest = Math.Min(smallest, best[linesPerKey - 1].Lines);
-        }
-
-        // Each line per key is a cache miss per lookup: take the fewest that keep the file's data lines (their checksums
-        // included, as RedisBloom's size includes its own overhead) within the allowance, else the smallest file.
-        double allowedLines = StandardBoundAllowance * classicLines * BitsPerLine / (8.0 * LineBytes);
-        int chosen = 1;
-        while (chosen < maxLinesPerKey && best[chosen - 1].Lines > allowedLines)
-        {
-            chosen++;
         }
 
         if (best[chosen - 1].Lines > allowedLines)

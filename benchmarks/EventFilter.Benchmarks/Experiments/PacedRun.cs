@@ -45,6 +45,7 @@ internal static class PacedRun
             checkpointer.Start();
         }
 
+        AdderPlacement.ApplyToCurrentThread();
         long start = Stopwatch.GetTimestamp();
         for (int i = 0; i < count; i++)
         {
@@ -67,6 +68,7 @@ internal static class PacedRun
         }
 
         probe.Take();
+        AdderPlacement.Release();
         double elapsed = Stopwatch.GetElapsedTime(start).TotalSeconds;
         stop.Cancel();
         if (checkpointing)
