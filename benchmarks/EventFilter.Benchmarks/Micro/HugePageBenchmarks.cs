@@ -13,7 +13,7 @@ namespace EventFilter.Benchmarks.Micro;
 /// the names' hashes computed beforehand, so the rows differ only in page size. The filter's private file mapping
 /// cannot get huge pages on this kernel (shmem and file pages are never collapsed, only anonymous memory is), so
 /// the 4 KiB rows are what the filter pays today; setup prints how much of each buffer the kernel backed with huge
-/// pages (AnonHugePages). docs/benchmarks.md, "Huge pages".
+/// pages (AnonHugePages). docs/decisions/huge-pages.md.
 /// </summary>
 public unsafe partial class HugePageBenchmarks
 {
