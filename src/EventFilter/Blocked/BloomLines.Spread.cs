@@ -78,17 +78,6 @@ internal sealed unsafe partial class BloomLines
             return VectorProbes.AllSet(words, state, probes);
         }
 
-        for (int i = 0; i < probes; i++)
-        {
-            uint bit = Probes.Bit(state);
-            if ((words[bit >> 6] & (1UL << (int)bit)) == 0)
-            {
-                return false;
-            }
-
-            state *= Probes.Step;
-        }
-
-        return true;
+        return ScalarBitsSet(words, state, probes);
     }
 }

@@ -185,7 +185,14 @@ internal sealed unsafe partial class BloomLines
             return VectorProbes.AllSet(words, state, _k);
         }
 
-        for (int i = 0; i < _k; i++)
+        return ScalarBitsSet(words, state, _k);
+    }
+
+    /// <summary>The <paramref name="probes"/> bits from <paramref name="state"/> on, tested one at a time, stopping at the first clear one.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool ScalarBitsSet(ulong* words, uint state, int probes)
+    {
+        for (int i = 0; i < probes; i++)
         {
             uint bit = Probes.Bit(state);
             if ((words[bit >> 6] & (1UL << (int)bit)) == 0)
