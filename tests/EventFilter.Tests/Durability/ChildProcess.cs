@@ -107,6 +107,18 @@ public sealed class ChildProcess : IDisposable
         }
     }
 
+    /// <summary>Waits until the last phase marker the child printed is <paramref name="phase"/>: a kill now lands in it.</summary>
+    public async Task WaitUntilInPhaseAsync(string phase, TimeSpan timeout)
+    {
+        var watch = Stopwatch.StartNew();
+        while (Phase != phase)
+        {
+            Assert.False(_process.HasExited, $"the child exited before it was in phase {phase}: {Errors}");
+            Assert.True(watch.Elapsed < timeout, $"the child was not in phase {phase} within {timeout}: {Errors}");
+            await Task.Delay(1);
+        }
+    }
+
     /// <summary>SIGKILL: no finally blocks, no flush, no checkpoint.</summary>
     public void Kill()
     {
