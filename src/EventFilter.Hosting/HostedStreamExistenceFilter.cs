@@ -114,6 +114,22 @@ internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilt
     }
 
     /// <inheritdoc/>
+    public void MightExist(ReadOnlySpan<string> streamNames, Span<bool> results)
+    {
+        bool ready = _filter.State == FilterState.Ready;
+        _filter.MightExist(streamNames, results);
+        if (!ready)
+        {
+            _metrics.NotReady.Add(streamNames.Length);
+            return;
+        }
+
+        int maybe = results[..streamNames.Length].Count(true);
+        _metrics.Maybe.Add(maybe);
+        _metrics.DefinitelyNot.Add(streamNames.Length - maybe);
+    }
+
+    /// <inheritdoc/>
     public void Add(ReadOnlySpan<char> streamName, long recordEnd)
     {
         _metrics.Adds.Increment();

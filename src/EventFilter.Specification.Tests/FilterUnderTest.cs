@@ -52,6 +52,17 @@ internal sealed class FilterUnderTest(ConcurrentQueue<(string Stream, long Recor
 
     public bool MightExist(ReadOnlySpan<byte> utf8StreamName) => _filter?.MightExist(utf8StreamName) ?? true;
 
+    public void MightExist(ReadOnlySpan<string> streamNames, Span<bool> results)
+    {
+        if (_filter is { } filter)
+        {
+            filter.MightExist(streamNames, results);
+            return;
+        }
+
+        results[..streamNames.Length].Fill(true);
+    }
+
     public void Add(ReadOnlySpan<char> streamName, long recordEnd) => Add(streamName.ToString(), recordEnd);
 
     public void Add(ReadOnlySpan<byte> utf8StreamName, long recordEnd) => Add(Encoding.UTF8.GetString(utf8StreamName), recordEnd);

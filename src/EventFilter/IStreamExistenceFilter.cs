@@ -23,6 +23,14 @@ public interface IStreamExistenceFilter
     bool MightExist(ReadOnlySpan<byte> utf8StreamName);
 
     /// <summary>
+    /// Answers many names in one call, for a group commit's appends: <paramref name="results"/>[i] is false when no
+    /// stream named <paramref name="streamNames"/>[i] was ever added. The names are hashed first and their lines
+    /// prefetched, so the cache misses of a batch overlap; nothing is allocated. Until ready, every answer is true.
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="results"/> is shorter than <paramref name="streamNames"/>.</exception>
+    void MightExist(ReadOnlySpan<string> streamNames, Span<bool> results);
+
+    /// <summary>
     /// Records that the log record ending at <paramref name="recordEnd"/> (the log position just past it) was written
     /// to <paramref name="streamName"/>. Call it for every record appended, from the moment the filter is opened, on
     /// any thread, before or after the record is durable.

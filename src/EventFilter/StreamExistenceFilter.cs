@@ -70,6 +70,25 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
     public bool MightExist(ReadOnlySpan<byte> utf8StreamName) => _state != FilterState.Ready || _files.Serving!.File.MightExist(utf8StreamName);
 
     /// <inheritdoc/>
+    public void MightExist(ReadOnlySpan<string> streamNames, Span<bool> results)
+    {
+        if (results.Length < streamNames.Length)
+        {
+            throw new ArgumentException($"results holds {results.Length} answers for {streamNames.Length} names.", nameof(results));
+        }
+
+        // The serving file is read once: a swap during the batch leaves the old file mapped, and every name it held is
+        // in the new one too (docs/design.md, "Resize").
+        if (_state != FilterState.Ready || _files.Serving is not { } serving)
+        {
+            results[..streamNames.Length].Fill(true);
+            return;
+        }
+
+        serving.File.MightExistBatch(streamNames, results[..streamNames.Length]);
+    }
+
+    /// <inheritdoc/>
     public void Add(ReadOnlySpan<char> streamName, long recordEnd)
     {
         if (ServingFor(recordEnd) is not { } serving)

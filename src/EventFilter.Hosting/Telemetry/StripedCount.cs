@@ -27,6 +27,10 @@ internal sealed class StripedCount
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Increment() => _cells[((Thread.GetCurrentProcessorId() & _mask) + 1) * LongsPerLine]++;
 
+    /// <summary>Adds <paramref name="count"/> at once: a batch's answers.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void Add(long count) => _cells[((Thread.GetCurrentProcessorId() & _mask) + 1) * LongsPerLine] += count;
+
     /// <summary>The total so far; never goes down, as an observable counter requires.</summary>
     public long Read()
     {

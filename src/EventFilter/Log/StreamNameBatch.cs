@@ -19,7 +19,16 @@ public sealed class StreamNameBatch
     }
 
     /// <summary>Names in the batch.</summary>
-    internal int Count { get; private set; }
+    public int Count { get; private set; }
+
+    /// <summary>The most names the batch holds (the <c>maxRecords</c> it was made with).</summary>
+    public int Capacity => _lengths.Length;
+
+    /// <summary>
+    /// How many more names fit by count: a reader that fetches rows (a SQL <c>LIMIT</c>, say) asks for this many. Names
+    /// also share a byte buffer, so <see cref="TryAdd"/> may refuse one earlier; what it refuses is read again next time.
+    /// </summary>
+    public int Remaining => _lengths.Length - Count;
 
     /// <summary>Bytes of names in the batch.</summary>
     internal int ByteCount { get; private set; }

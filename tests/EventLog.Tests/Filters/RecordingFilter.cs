@@ -28,6 +28,14 @@ internal sealed class RecordingFilter : IStreamExistenceFilter
 
     public bool MightExist(ReadOnlySpan<byte> utf8StreamName) => Added.Contains(Encoding.UTF8.GetString(utf8StreamName));
 
+    public void MightExist(ReadOnlySpan<string> streamNames, Span<bool> results)
+    {
+        for (int i = 0; i < streamNames.Length; i++)
+        {
+            results[i] = Added.Contains(streamNames[i]);
+        }
+    }
+
     public void Add(ReadOnlySpan<char> streamName, long recordEnd) => Record(streamName.ToString(), recordEnd);
 
     public void Add(ReadOnlySpan<byte> utf8StreamName, long recordEnd) => Record(Encoding.UTF8.GetString(utf8StreamName), recordEnd);
