@@ -13,9 +13,10 @@ public sealed partial class HostingGuideTests
     {
         string root = RepositoryRoot();
         string guide = File.ReadAllText(Path.Combine(root, "docs", "hosting-guide.md")).ReplaceLineEndings("\n");
-        MatchCollection blocks = FromFile().Matches(guide);
+        // This worker's five files; the database chapter's excerpts are checked by PostgresEventStore.Tests.
+        Match[] blocks = [.. FromFile().Matches(guide).Where(block => !block.Groups["path"].Value.Contains("PostgresEventStore", StringComparison.Ordinal))];
 
-        Assert.Equal(5, blocks.Count);
+        Assert.Equal(5, blocks.Length);
         foreach (Match block in blocks)
         {
             string path = block.Groups["path"].Value;

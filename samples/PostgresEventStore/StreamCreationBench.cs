@@ -1,0 +1,80 @@
+using System.Diagnostics;
+using EventFilter;
+using Npgsql;
+
+namespace PostgresEventStore;
+
+/// <summary>
+/// <c>--bench</c>: appends one event to each of N new streams through the store, C clients at a time, with the filter
+/// in front (16 MB) and with none (size 0: every append looks its stream up), alternating, on an emptied table each
+/// time; prints each run's rate and the filter's ratio to the run without it beside it (docs/hosting-guide.md).
+/// </summary>
+internal static class StreamCreationBench
+{
+    public static async Task<int> RunAsync(string[] args)
+    {
+        string? connection = Value(args, "--connection");
+        if (connection is null)
+        {
+            Console.Error.WriteLine("usage: --bench --connection \"Host=...;Username=...;Database=...\" [--streams 20000] [--clients 32] [--writers 4] [--rounds 3]");
+            return 2;
+        }
+
+        int streams = int.Parse(Value(args, "--streams") ?? "20000"), clients = int.Parse(Value(args, "--clients") ?? "32");
+        int writers = int.Parse(Value(args, "--writers") ?? "4"), rounds = int.Parse(Value(args, "--rounds") ?? "3");
+        await using NpgsqlDataSource database = NpgsqlDataSource.Create(connection);
+        Console.WriteLine($"{streams} new streams, {clients} clients, {writers} writers, {Environment.ProcessorCount} cores");
+        for (int round = 1; round <= rounds; round++)
+        {
+            double none = await RunOnceAsync(database, 0, streams, clients, writers);
+            double filter = await RunOnceAsync(database, 16_000_000, streams, clients, writers);
+            Console.WriteLine($"round {round}: none {none:F0}/s, filter-16MB {filter:F0}/s, ratio {filter / none:F2}");
+        }
+
+        return 0;
+    }
+
+    private static async Task<double> RunOnceAsync(NpgsqlDataSource database, long sizeBytes, int streams, int clients, int writers)
+    {
+        await using (NpgsqlCommand drop = database.CreateCommand("drop table if exists events"))
+        {
+            await drop.ExecuteNonQueryAsync();
+        }
+
+        await EventsTable.CreateAsync(database);
+        var end = new HighWaterMark(database);
+        await end.RefreshAsync();
+        string directory = Directory.CreateTempSubdirectory("postgres-bench-").FullName;
+        try
+        {
+            using var filter = new StreamExistenceFilter(new StreamExistenceFilterOptions { DataDirectory = directory, SizeBytes = sizeBytes }, new PostgresStreamLog(database, end));
+            filter.Open();
+            await filter.CatchUpAsync(CancellationToken.None);
+            using var store = new AppendWriters(new GroupCommit(database, filter, end), writers);
+            await store.StartAsync(CancellationToken.None);
+            int next = -1;
+            var clock = Stopwatch.StartNew();
+            await Task.WhenAll(Enumerable.Range(0, clients).Select(_ => Task.Run(async () =>
+            {
+                for (int i = Interlocked.Increment(ref next); i < streams; i = Interlocked.Increment(ref next))
+                {
+                    AppendResult result = await store.AppendAsync(new Append($"bench-{i}", Append.NoStream, [new EventData("Created", "{}")]));
+                    if (!result.Appended)
+                    {
+                        throw new InvalidOperationException($"bench-{i} was refused at version {result.CurrentVersion}");
+                    }
+                }
+            })));
+            double rate = streams / clock.Elapsed.TotalSeconds;
+            await store.StopAsync(CancellationToken.None);
+            filter.Checkpoint(end.Value);
+            return rate;
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    private static string? Value(string[] args, string name) => args.SkipWhile(a => a != name).Skip(1).FirstOrDefault();
+}

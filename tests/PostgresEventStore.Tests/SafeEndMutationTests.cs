@@ -1,0 +1,55 @@
+using EventFilter;
+using EventFilter.Specification;
+using Npgsql;
+using Xunit.Abstractions;
+using Xunit.Sdk;
+
+namespace PostgresEventStore.Tests;
+
+/// <summary>
+/// The kit can tell a safe end from one that ignores in-flight transactions: with one append's transaction held open
+/// (<see cref="GatedFilter"/>) while a later one commits and the kit checkpoints, the store over its high-water mark
+/// passes, and the same store over max(global_position) fails, naming rule 3.
+/// </summary>
+[Collection(PostgresCollection.Name)]
+public sealed class SafeEndMutationTests(PostgresServer server, ITestOutputHelper output)
+{
+    private const string Test = nameof(HostContractSpecification.Checkpoints_while_appending_claim_only_what_the_adds_reached);
+
+    [Fact]
+    public async Task The_high_water_mark_holds_the_end_below_a_held_transaction_and_passes_the_kit()
+    {
+        using var specification = new GatedSpecification(server, database => new HighWaterMark(database));
+        await RunAsync(specification);
+
+        (long endWhileHeld, long heldRecordEnd) = specification.Gate!.Seen!.Value;
+        Assert.True(endWhileHeld < heldRecordEnd, $"the end ({endWhileHeld}) passed the held record ending at {heldRecordEnd}");
+    }
+
+    [Fact]
+    public async Task An_end_at_the_highest_committed_position_jumps_a_held_transaction_and_fails_the_kit()
+    {
+        using var specification = new GatedSpecification(server, database => new MaxPositionEnd(database));
+        XunitException failure = await Assert.ThrowsAnyAsync<XunitException>(() => RunAsync(specification));
+
+        output.WriteLine(failure.Message);
+        (long endWhileHeld, long heldRecordEnd) = specification.Gate!.Seen!.Value;
+        Assert.True(endWhileHeld > heldRecordEnd, $"the naive end ({endWhileHeld}) did not pass the held record ending at {heldRecordEnd}");
+        Assert.Contains("Rule 3 (checkpoint only what the adds reached)", failure.Message, StringComparison.Ordinal);
+    }
+
+    private static Task RunAsync(GatedSpecification specification) =>
+        ((Func<Task>)Delegate.CreateDelegate(typeof(Func<Task>), specification, Test))();
+
+    // Internal, so xunit does not run the kit's facts for it: only the one test above, through a delegate.
+    private sealed class GatedSpecification(PostgresServer server, Func<NpgsqlDataSource, CommittedEnd> newEnd) : StoreSpecificationBase(server)
+    {
+        public GatedFilter? Gate { get; private set; }
+
+        protected override CommittedEnd NewEnd(NpgsqlDataSource database) => newEnd(database);
+
+        // The kit's first stream of the test; only the first life of the host is gated.
+        protected override IStreamExistenceFilter Wrap(IStreamExistenceFilter filter, NpgsqlDataSource database, CommittedEnd end) =>
+            Gate is null ? Gate = new GatedFilter(filter, "checkpointed-0", database, end) : filter;
+    }
+}
