@@ -46,7 +46,7 @@ internal sealed class AppendTransaction(IReadOnlyList<Append> appends, bool trus
         string[] streams = [.. appends.Select(append => append.Stream).Distinct(StringComparer.Ordinal)];
         if (!trustFilter)
         {
-            return streams; // after a unique violation the filter was wrong for one of them (another writer's stream)
+            return streams; // after a unique violation: one of them is another writer's stream, which this filter never saw
         }
 
         var mightExist = new bool[streams.Length];
@@ -120,6 +120,7 @@ internal sealed class AppendTransaction(IReadOnlyList<Append> appends, bool trus
             await reader.NextResultAsync(cancellationToken);
         }
 
+        // An insert with RETURNING runs to its end before the first row comes back: a 23505 arrives before any add.
         var positions = new Dictionary<(string, long), long>();
         while (await reader.ReadAsync(cancellationToken))
         {

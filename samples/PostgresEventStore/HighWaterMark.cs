@@ -9,15 +9,17 @@ namespace PostgresEventStore;
 /// not max(global_position): docs/hosting-guide.md, "A database log".
 /// </summary>
 /// <remarks>
-/// Two facts carry it. An appending transaction takes its transaction id before its first position (GroupCommit's
-/// first statement is <c>pg_current_xact_id()</c>), and the sequence has CACHE 1, so numbers are handed out in order.
-/// So a position seen allocated before a snapshot was taken belongs to a transaction whose id is below that snapshot's
-/// xmax; once a later snapshot's xmin (the oldest transaction still running) reaches that xmax, all of them have ended.
-/// A snapshot is taken when a statement starts, before it reads the sequence, so each reading pairs the allocation seen
-/// by the reading before it (or the caller's own positions) with its own snapshot, and settles earlier pairs.
+/// Two facts carry it. An appending transaction takes its transaction id before its first position (the first
+/// statement of <see cref="AppendTransaction"/> is <c>pg_current_xact_id()</c>), and the sequence has CACHE 1, so
+/// numbers are handed out in order. So a position seen allocated before a snapshot was taken belongs to a transaction
+/// whose id is below that snapshot's xmax; once a later snapshot's xmin (the oldest transaction still running) reaches
+/// that xmax, all of them have ended. A snapshot is taken when a statement starts, before it reads the sequence, so
+/// each reading pairs the allocation seen by the reading before it (or the caller's own positions) with its own
+/// snapshot, and settles earlier pairs.
 /// </remarks>
 public sealed class HighWaterMark(NpgsqlDataSource database) : CommittedEnd(database)
 {
+    // Transaction ids as xid8: 64 bits with the epoch, so no wraparound to mind.
     private const string Reading = $"""
         select case when is_called then last_value else last_value - 1 end,
                pg_snapshot_xmin(pg_current_snapshot())::text::bigint,
@@ -25,7 +27,7 @@ public sealed class HighWaterMark(NpgsqlDataSource database) : CommittedEnd(data
         from {EventsTable.Sequence}
         """;
 
-    // Enough pairs to span the longest transaction between two polls; beyond it, pairs merge (later, never unsafe).
+    // A long transaction leaves a pair pending per reading; past this many the newest is replaced: settled later, never early.
     private const int MaxPending = 64;
 
     // (positions allocated up to, settled once xmin reaches this xmax), oldest first; both only grow.
