@@ -20,16 +20,16 @@ public abstract class CommittedEnd(NpgsqlDataSource database)
     public long Value => Volatile.Read(ref _value);
 
     /// <summary>
-    /// Reads the end again. <paramref name="allocatedUpTo"/> is the highest position the caller's transaction took
-    /// before calling, if any: it lets one reading after a commit cover that commit.
+    /// Reads the end once. A reading settles what earlier readings saw allocated, once their transactions have ended:
+    /// to cover a commit just made, read twice.
     /// </summary>
-    public async Task RefreshAsync(long allocatedUpTo = 0, CancellationToken cancellationToken = default)
+    public async Task RefreshAsync(CancellationToken cancellationToken = default)
     {
         await _refreshing.WaitAsync(cancellationToken);
         try
         {
             await using NpgsqlConnection connection = await database.OpenConnectionAsync(cancellationToken);
-            long end = await ReadAsync(connection, allocatedUpTo, cancellationToken);
+            long end = await ReadAsync(connection, cancellationToken);
             if (end > _value)
             {
                 Volatile.Write(ref _value, end);
@@ -58,5 +58,5 @@ public abstract class CommittedEnd(NpgsqlDataSource database)
     }
 
     /// <summary>One reading of the end over <paramref name="connection"/>; called one at a time.</summary>
-    protected abstract Task<long> ReadAsync(NpgsqlConnection connection, long allocatedUpTo, CancellationToken cancellationToken);
+    protected abstract Task<long> ReadAsync(NpgsqlConnection connection, CancellationToken cancellationToken);
 }

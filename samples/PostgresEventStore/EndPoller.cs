@@ -37,10 +37,10 @@ public sealed class EndPoller(CommittedEnd end, TimeProvider time, ILogger<EndPo
         }
     }
 
-    // The first reading sees what others allocated; the second settles it, if no transaction was running in between.
+    // The first reading sees what is allocated; the second settles it, if no transaction older than the first was running.
     private async Task ReadTwiceAsync(CancellationToken cancellationToken)
     {
-        await end.RefreshAsync(cancellationToken: cancellationToken);
-        await end.RefreshAsync(cancellationToken: cancellationToken);
+        await end.RefreshAsync(cancellationToken);
+        await end.RefreshAsync(cancellationToken);
     }
 }

@@ -32,7 +32,7 @@ public sealed class GroupCommit(NpgsqlDataSource database, IStreamExistenceFilte
                 await transaction.RunAsync(connection, filter, cancellationToken);
                 if (transaction.HighestPosition > 0)
                 {
-                    await RefreshEndAsync(transaction.HighestPosition);
+                    await RefreshEndAsync();
                 }
 
                 return transaction.Results;
@@ -45,12 +45,15 @@ public sealed class GroupCommit(NpgsqlDataSource database, IStreamExistenceFilte
         }
     }
 
+    // Two readings: the first sees this commit's positions allocated, the second settles them unless a transaction
+    // older than the first reading is still running (then a later commit's readings, or the poller's, settle them).
     // The commit is done whatever this says: a failed reading only leaves the end to the poller.
-    private async Task RefreshEndAsync(long highestPosition)
+    private async Task RefreshEndAsync()
     {
         try
         {
-            await end.RefreshAsync(highestPosition);
+            await end.RefreshAsync();
+            await end.RefreshAsync();
         }
         catch (NpgsqlException)
         {

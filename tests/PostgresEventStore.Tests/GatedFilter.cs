@@ -61,6 +61,7 @@ internal sealed class GatedFilter(IStreamExistenceFilter inner, string gatedStre
             await transaction.CommitAsync();
         }
 
+        await end.RefreshAsync(); // as the store's own commits do: the first reading sees, the second settles
         await end.RefreshAsync();
         long endWhileHeld = end.Value;
         await Poll.UntilAsync(() => (inner.CheckpointPosition ?? -1) >= endWhileHeld, $"a checkpoint at the store's end ({endWhileHeld})");

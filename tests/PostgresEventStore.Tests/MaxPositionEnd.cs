@@ -8,7 +8,7 @@ namespace PostgresEventStore.Tests;
 /// </summary>
 internal sealed class MaxPositionEnd(NpgsqlDataSource database) : CommittedEnd(database)
 {
-    protected override async Task<long> ReadAsync(NpgsqlConnection connection, long allocatedUpTo, CancellationToken cancellationToken)
+    protected override async Task<long> ReadAsync(NpgsqlConnection connection, CancellationToken cancellationToken)
     {
         await using var command = new NpgsqlCommand("select coalesce(max(global_position), 0) + 1 from events", connection);
         return (long)(await command.ExecuteScalarAsync(cancellationToken))!;
