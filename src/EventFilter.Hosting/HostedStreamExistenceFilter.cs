@@ -35,14 +35,16 @@ internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilt
     {
         ArgumentNullException.ThrowIfNull(options);
         _options = options.Value;
-        _filterOptions = _options.ToFilterOptions();
+        _filterOptions = _options.ToFilterOptions(timeProvider);
         _log = log;
         _positionSource = positionSource;
         _time = timeProvider;
         _logger = (loggerFactory ?? NullLoggerFactory.Instance).CreateLogger(Telemetry.Log.Category);
 
         // The metrics exist before the filter; until it does, the checkpoint gauges report nothing.
-        _metrics = new FilterMetrics(meterFactory, () => _filter?.CheckpointPosition, () => _log.EndPosition, () => _filter?.ServingSizeBytes ?? 0);
+        // The lag runs to where the host's appends reached, when that is past the log's end: a database log whose end is
+        // held back (an in-flight transaction, a stuck high-water mark) must not show a lag of 0 while appends go on.
+        _metrics = new FilterMetrics(meterFactory, () => _filter?.CheckpointPosition, () => Math.Max(_log.EndPosition, _filter?.AddedEnd ?? 0), () => _filter?.ServingSizeBytes ?? 0);
         _observer = new TelemetryObserver(_logger, _metrics.Files);
         _filter = new StreamExistenceFilter(_filterOptions, log, _observer);
     }

@@ -88,7 +88,7 @@ public sealed class StreamExistenceFilterHostingOptions
     internal string KeyOf(string property) => KeyPrefix + property;
 
     /// <summary>The core's options; call only after validation, which guarantees the size parses.</summary>
-    internal StreamExistenceFilterOptions ToFilterOptions()
+    internal StreamExistenceFilterOptions ToFilterOptions(TimeProvider timeProvider)
     {
         if (!ByteSize.TryParse(StreamExistenceFilterSize, out long sizeBytes) || DataDirectory is null)
         {
@@ -103,6 +103,7 @@ public sealed class StreamExistenceFilterHostingOptions
             AllOnesRebuildThreshold = AllOnesRebuildThreshold,
             CatchUpCheckpointRecords = CatchUpCheckpointRecords,
             ExpectedStreams = ExpectedStreams,
+            TimeProvider = timeProvider,
         };
     }
 }

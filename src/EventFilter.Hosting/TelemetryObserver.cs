@@ -21,6 +21,7 @@ public class TelemetryObserver : FilterObserver
     private volatile VerificationResult? _verification;
     private volatile CatchUpProgress? _progress;
     private volatile Exception? _backgroundFailure;
+    private volatile string? _logViolation;
     private int _violationsLogged; // a bit per HostContractViolation: each is logged once, counted always
 
     /// <summary>Logs through <paramref name="loggerFactory"/> and records on the meter <c>EventFilter</c> of <paramref name="meterFactory"/>.</summary>
@@ -54,6 +55,9 @@ public class TelemetryObserver : FilterObserver
 
     /// <summary>Why catch-up or a resize failed. The core reports it before it publishes the Failed state.</summary>
     internal Exception? BackgroundFailure => _backgroundFailure;
+
+    /// <summary>The log rule the catch-up under way found broken (what it did), until a catch-up completes; null while all is well.</summary>
+    internal string? LogViolation => _logViolation;
 
     /// <summary>The catch-up, resize and online rebuild spans under way, which this observer's callbacks end.</summary>
     internal FilterSpans Spans { get; } = new();
@@ -136,6 +140,7 @@ public class TelemetryObserver : FilterObserver
     public override void CatchUpCompleted(CatchUpProgress progress)
     {
         _progress = progress;
+        _logViolation = null;
         _metrics.RecordCatchUp(progress);
         Spans.CatchUpCompleted(progress);
         Log.CatchUpCompleted(_logger, _openedLevel, progress.Path, progress.Records, progress.Elapsed.TotalSeconds, progress.RecordsPerSecond);
@@ -175,6 +180,15 @@ public class TelemetryObserver : FilterObserver
         {
             Log.HostContractViolated(_logger, path, TagValues.Of(violation), detail);
         }
+    }
+
+    /// <inheritdoc/>
+    public override void LogContractViolated(string path, LogContractViolation violation, string detail)
+    {
+        // The core reports each episode once, after seconds of retries: every one is logged.
+        _logViolation = $"{TagValues.Of(violation)}: {detail}";
+        _metrics.RecordViolation(violation);
+        Log.LogContractViolated(_logger, path, TagValues.Of(violation), detail);
     }
 
     /// <inheritdoc/>

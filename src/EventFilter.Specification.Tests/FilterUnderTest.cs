@@ -19,6 +19,9 @@ internal sealed class FilterUnderTest(ConcurrentQueue<(string Stream, long Recor
     /// <summary>Each add the host made in this test, across restarts: the stream and the record end it gave.</summary>
     public ConcurrentQueue<(string Stream, long RecordEnd)> Adds => adds;
 
+    /// <summary>Hears each truncation the host reports, before the filter does.</summary>
+    public Action<long>? Truncated { get; set; }
+
     /// <summary>An add the host made before the kit opened the filter (rule 1), or null.</summary>
     public string? AddedBeforeOpen { get; private set; }
 
@@ -69,7 +72,15 @@ internal sealed class FilterUnderTest(ConcurrentQueue<(string Stream, long Recor
 
     public void Checkpoint(long position) => Forward(filter => filter.Checkpoint(position));
 
-    public void TruncateTo(long position) => Forward(filter => filter.TruncateTo(position));
+    public void TruncateTo(long position)
+    {
+        if (!_crashed)
+        {
+            Truncated?.Invoke(position);
+        }
+
+        Forward(filter => filter.TruncateTo(position));
+    }
 
     private void Add(string stream, long recordEnd)
     {

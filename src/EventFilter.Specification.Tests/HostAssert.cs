@@ -17,12 +17,12 @@ internal static class HostAssert
 
             bool added = run.Filter.Adds.Any(a => a.Stream == stream);
             throw new XunitException(added
-                ? $"{HostContractRules.Log}: '{stream}' was appended, acknowledged and added, but the filter answers \"definitely not\" {when}: a catch-up from the checkpoint did not read its record back. ReadAsync must return every durable record at or after the position it is given, and EndPosition must cover every acknowledged record."
+                ? $"{HostContractRules.LogReads}: '{stream}' was appended, acknowledged and added, but the filter answers \"definitely not\" {when}: a catch-up from the checkpoint did not read its record back. ReadAsync must return every durable record at or after the position it is given, and EndPosition must cover every acknowledged record."
                 : $"{HostContractRules.Rule2}: '{stream}' was appended and acknowledged, but the host never added it to the filter, which answers \"definitely not\" {when}. Call Add(name, recordEnd) for every record appended.");
         }
     }
 
-    /// <summary>Each add's end must be where the log itself says the record ends.</summary>
+    /// <summary>Each added stream must be read back from the log (log rule 2), and each add's end be where the log says the record ends (rule 2).</summary>
     public static async Task EndsMatchTheLogAsync(KitRun run)
     {
         var ends = new Dictionary<string, long>(StringComparer.Ordinal);
@@ -31,13 +31,15 @@ internal static class HostAssert
             ends[stream] = Math.Max(end, ends.GetValueOrDefault(stream));
         }
 
+        // A log that skips records is named before the ends are compared: its reads would make every end look wrong.
+        if (run.Filter.Adds.FirstOrDefault(a => !ends.ContainsKey(a.Stream)) is { Stream: not null } missing)
+        {
+            throw new XunitException($"{HostContractRules.LogReads}: the host added '{missing.Stream}' (record end {missing.RecordEnd}), but ReadAsync, called from each record's position in turn, never returns a record of it.");
+        }
+
         foreach ((string stream, long given) in run.Filter.Adds)
         {
-            if (!ends.TryGetValue(stream, out long end))
-            {
-                throw new XunitException($"{HostContractRules.Log}: the host added '{stream}', but ReadAsync never returns a record of it.");
-            }
-
+            long end = ends[stream];
             if (given != end)
             {
                 throw new XunitException($"{HostContractRules.Rule2}: '{stream}' was added with record end {given}, but in the log's own positions (what ReadAsync reports as NextPosition after reading it) its record ends at {end}. Give each add the position just past its record.");
@@ -45,9 +47,19 @@ internal static class HostAssert
         }
     }
 
-    /// <summary>Nothing the filter reported as a broken rule, and no failure in its background work.</summary>
-    public static void Clean(KitRun run)
+    /// <summary>Nothing the filter or the kit saw as a broken rule (the log's first), and no failure in the filter's background work.</summary>
+    public static async Task CleanAsync(KitRun run)
     {
+        if (run.Log.WentBack is (long from, long to))
+        {
+            await EndWentBackAsync(run, from, to).ConfigureAwait(false);
+        }
+
+        foreach ((LogContractViolation violation, string detail) in run.Observer.LogViolations)
+        {
+            throw new XunitException($"{HostContractRules.Of(violation)}: the filter's catch-up reported {violation}: {detail}");
+        }
+
         foreach ((HostContractViolation violation, string detail) in run.Observer.Violations)
         {
             throw new XunitException($"{HostContractRules.Of(violation)}: the filter reported {violation}: {detail}");
@@ -59,24 +71,29 @@ internal static class HostAssert
         }
     }
 
-    /// <summary>Every durable record of the log, with the position just past it, read one at a time as a catch-up reads them.</summary>
-    public static async Task<IReadOnlyList<(string Stream, long End)>> RecordsAsync(IStreamNameLog log)
+    // The end went back with no TruncateTo: a cut the host did not report (records it had acknowledged below the old
+    // end are gone), or an end that moved back while every record stayed (a stale cache, a replica).
+    private static async Task EndWentBackAsync(KitRun run, long from, long to)
     {
-        var records = new List<(string, long)>();
-        long position = 0, end = log.EndPosition;
-        while (position < end)
+        HashSet<(string Stream, long End)> records;
+        try
         {
-            var one = new StreamNameBatch(maxRecords: 1, nameBytes: 1024) { NextPosition = position };
-            await log.ReadAsync(position, one, CancellationToken.None).ConfigureAwait(false);
-            if (one.NextPosition <= position)
-            {
-                break;
-            }
-
-            records.Add((System.Text.Encoding.UTF8.GetString(one.Names), one.NextPosition));
-            position = one.NextPosition;
+            records = (await RecordsAsync(run.Host.Log).ConfigureAwait(false)).ToHashSet();
+        }
+        catch (Exception unreadable) when (unreadable is not XunitException)
+        {
+            // The stopped host's log cannot be read back to tell which: say both.
+            throw new XunitException($"{HostContractRules.Rule4} or {HostContractRules.LogEnd}: the log's end went back from {from} to {to} with no TruncateTo. If the log was cut, call TruncateTo before appending past the cut; if not, the end must only grow. (The stopped log could not be read to tell which: {unreadable.Message})");
         }
 
-        return records;
+        if (run.Filter.Adds.FirstOrDefault(a => a.RecordEnd > to && a.RecordEnd <= from && !records.Contains(a)) is { Stream: not null } gone)
+        {
+            throw new XunitException($"{HostContractRules.Rule4}: the log's end went back from {from} to {to} and the record of '{gone.Stream}' (ending at {gone.RecordEnd}) is gone, but the host never called TruncateTo. Call TruncateTo when the log is cut, before appending past the cut.");
+        }
+
+        throw new XunitException($"{HostContractRules.LogEnd}: EndPosition went back from {from} to {to} with no TruncateTo, while every record stayed: the durable end only grows. An end that moves back (a stale cache, a replica) makes a catch-up or a checkpoint stop short of records that are there.");
     }
+
+    /// <summary>Every durable record of the log, with the position just past it, read one at a time; fails naming the log rule a read breaks.</summary>
+    public static Task<IReadOnlyList<(string Stream, long End)>> RecordsAsync(IStreamNameLog log) => LogCheck.RecordsAsync(log);
 }

@@ -19,6 +19,7 @@ public abstract class HostContractSpecification : IDisposable
     private const long LargeSize = 1024 * 1024;
     private readonly string _root = Directory.CreateTempSubdirectory("eventfilter-specification-").FullName;
     private readonly ConcurrentQueue<(string Stream, long RecordEnd)> _adds = new();
+    private KitRun? _run;
 
     /// <summary>Appending tasks at once.</summary>
     protected virtual int Appenders => 4;
@@ -52,7 +53,7 @@ public abstract class HostContractSpecification : IDisposable
         await HostAssert.EndsMatchTheLogAsync(run);
         HostAssert.EveryStreamFound(run, streams, "after concurrent appends");
         await run.StopAsync();
-        HostAssert.Clean(run);
+        await HostAssert.CleanAsync(run);
     }
 
     /// <summary>Rule 3: checkpoints at the log's durable end taken while appends run claim no name not yet added; a crash right after loses nothing.</summary>
@@ -71,7 +72,7 @@ public abstract class HostContractSpecification : IDisposable
         IReadOnlyList<string> streams = await appends;
         run.Checkpoint();
         await run.CrashAsync();
-        HostAssert.Clean(run);
+        await HostAssert.CleanAsync(run);
 
         await ReopenAndFindAsync(streams, "after checkpoints taken while appending and a crash");
     }
@@ -93,7 +94,7 @@ public abstract class HostContractSpecification : IDisposable
 
         Assert.True(run.Inner.ServingSizeBytes == LargeSize, "The resize did not complete.");
         await run.StopAsync();
-        HostAssert.Clean(run);
+        await HostAssert.CleanAsync(run);
     }
 
     /// <summary>Rule 2: an online rebuild while appends run, raced as the resize is, loses nothing.</summary>
@@ -102,7 +103,7 @@ public abstract class HostContractSpecification : IDisposable
     {
         KitRun run = await BuildWhileAppendingAsync(LargeSize, "online rebuild", run => () => run.Inner.RebuildAsync(CancellationToken.None));
         await run.StopAsync();
-        HostAssert.Clean(run);
+        await HostAssert.CleanAsync(run);
     }
 
     /// <summary>Rule 4: a log cut while stopped (and while running, if the host ever cuts a running log) loses no stream acknowledged before the cut point or after the cut.</summary>
@@ -113,7 +114,7 @@ public abstract class HostContractSpecification : IDisposable
         IReadOnlyList<string> first = await run.AppendAsync("before-cut", 1, AppendsPerStep);
         IReadOnlyList<(string Stream, long End)> records = await HostAssert.RecordsAsync(run.Host.Log);
         await run.StopAsync();
-        HostAssert.Clean(run);
+        await HostAssert.CleanAsync(run);
 
         // Cut while stopped, mid-way: the filter's checkpoint now claims more log than there is.
         (string _, long cutAt) = records[records.Count / 2];
@@ -134,7 +135,7 @@ public abstract class HostContractSpecification : IDisposable
         }
 
         await run.CrashAsync();
-        HostAssert.Clean(run);
+        await HostAssert.CleanAsync(run);
         await ReopenAndFindAsync([.. kept, .. after, .. afterLiveCut], "after the log was cut and the host crashed");
         Assert.NotEmpty(first);
     }
@@ -148,7 +149,7 @@ public abstract class HostContractSpecification : IDisposable
         run.Checkpoint();
         IReadOnlyList<string> unCheckpointed = await run.AppendAsync("not-checkpointed", Appenders, AppendsPerStep);
         await run.CrashAsync();
-        HostAssert.Clean(run);
+        await HostAssert.CleanAsync(run);
 
         await ReopenAndFindAsync([.. checkpointed, .. unCheckpointed], "after a crash and a reopen");
     }
@@ -163,10 +164,10 @@ public abstract class HostContractSpecification : IDisposable
         foreach (Task append in inFlight)
         {
             // Each one completes or is refused once the host stops; either way, nothing may reach the closed filter.
-            await Task.WhenAny(append).WaitAsync(KitRun.Patience);
+            await run.UntilAsync(Task.WhenAny(append), "an append in flight when the host was asked to stop");
         }
 
-        HostAssert.Clean(run);
+        await HostAssert.CleanAsync(run);
     }
 
     /// <inheritdoc/>
@@ -176,9 +177,10 @@ public abstract class HostContractSpecification : IDisposable
         GC.SuppressFinalize(this);
     }
 
-    /// <summary>Deletes the test's directories.</summary>
+    /// <summary>Stops a host that a failed test left running, then deletes the test's directories.</summary>
     protected virtual void Dispose(bool disposing)
     {
+        _run?.Abandon();
         try
         {
             Directory.Delete(_root, recursive: true);
@@ -208,10 +210,11 @@ public abstract class HostContractSpecification : IDisposable
         KitRun reopened = await StartAsync(SmallSize);
         HostAssert.EveryStreamFound(reopened, streams, when);
         await reopened.StopAsync();
-        HostAssert.Clean(reopened);
+        await HostAssert.CleanAsync(reopened);
     }
 
-    private Task<KitRun> StartAsync(long sizeBytes) => KitRun.StartAsync(StartHostAsync, HostDirectory, FilterDirectory, sizeBytes, _adds);
+    private async Task<KitRun> StartAsync(long sizeBytes) =>
+        _run = await KitRun.StartAsync(StartHostAsync, HostDirectory, FilterDirectory, sizeBytes, _adds).ConfigureAwait(false);
 
     // The race of docs/design.md, "Resize", step 2, alone (the other appends pause at its gate, and go on after): hold the
     // filter's view of the log, append one stream (durable to the host, not yet to the filter, and added before the
@@ -221,12 +224,16 @@ public abstract class HostContractSpecification : IDisposable
     {
         long heldAt = run.Log.Hold();
         string held = $"held-during-{what.Replace(' ', '-')}";
-        await run.Host.AppendAsync(held, CancellationToken.None).WaitAsync(KitRun.Patience);
+        await run.UntilAsync(run.Host.AppendAsync(held, CancellationToken.None), $"the append of '{held}'");
         Task readTheHeldEnd = run.Observer.WhenCheckpointed(run.BuildPath, heldAt);
         Task built = build();
-        await Task.WhenAny(readTheHeldEnd, built).WaitAsync(KitRun.Patience);
+        await run.UntilAsync(Task.WhenAny(readTheHeldEnd, built), $"the {what}'s catch-up up to the held end");
+
+        // A checkpoint at the held end may be one the catch-up takes on its way (every so many records), before it
+        // looks at the end again: release only once it has, so that it decides on the held end, finishing or waiting.
+        await run.UntilAsync(Task.WhenAny(run.Log.NextEndRead(), built), $"the {what}'s catch-up to look at the held end");
         run.Log.Release();
-        await built.WaitAsync(KitRun.Patience);
+        await run.UntilAsync(built, $"the {what}");
         if (!run.Filter.MightExist(held))
         {
             long given = run.Filter.Adds.Where(a => a.Stream == held).Select(a => a.RecordEnd).DefaultIfEmpty(-1).Max();

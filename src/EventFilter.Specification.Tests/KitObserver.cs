@@ -2,12 +2,17 @@ using System.Collections.Concurrent;
 
 namespace EventFilter.Specification;
 
-/// <summary>What the kit's filter reports: host-contract violations, background failures, and checkpoints to wait for.</summary>
+/// <summary>What the kit's filter reports: host- and log-contract violations, background failures, and checkpoints to wait for.</summary>
 internal sealed class KitObserver : FilterObserver
 {
     private readonly ConcurrentQueue<(string Path, long Position, TaskCompletionSource Reached)> _waits = new();
 
     public ConcurrentQueue<(HostContractViolation Violation, string Detail)> Violations { get; } = new();
+
+    public ConcurrentQueue<(LogContractViolation Violation, string Detail)> LogViolations { get; } = new();
+
+    /// <summary>Completes at the first log-contract violation the filter reports.</summary>
+    public TaskCompletionSource LogViolated { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     public ConcurrentQueue<Exception> Failures { get; } = new();
 
@@ -22,6 +27,12 @@ internal sealed class KitObserver : FilterObserver
     }
 
     public override void HostContractViolated(string path, HostContractViolation violation, string detail) => Violations.Enqueue((violation, detail));
+
+    public override void LogContractViolated(string path, LogContractViolation violation, string detail)
+    {
+        LogViolations.Enqueue((violation, detail));
+        LogViolated.TrySetResult();
+    }
 
     public override void BackgroundWorkFailed(string path, Exception error) => Failures.Enqueue(error);
 

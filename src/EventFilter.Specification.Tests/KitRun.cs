@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using Xunit.Sdk;
 
 namespace EventFilter.Specification;
 
@@ -42,6 +43,9 @@ internal sealed class KitRun
 
     public Task CatchUp { get; private set; } = Task.CompletedTask;
 
+    /// <summary>True once the host and the filter have been stopped, cleanly or by a crash.</summary>
+    public bool IsStopped { get; private set; }
+
     /// <summary>The path of the file a resize or an online rebuild builds beside the serving one (docs/operations.md).</summary>
     public string BuildPath => Options(0).FilterPath + ".resize";
 
@@ -65,6 +69,7 @@ internal sealed class KitRun
         }
 
         var log = new HeldLog(host.Log);
+        filter.Truncated = log.Truncated;
         var observer = new KitObserver();
         StreamExistenceFilter inner = OpenFilter(filterDirectory, sizeBytes, log, observer);
         filter.Attach(inner);
@@ -72,7 +77,15 @@ internal sealed class KitRun
         if (catchUp)
         {
             run.StartCatchUp();
-            await run.Inner.WhenReady.WaitAsync(Patience).ConfigureAwait(false);
+            try
+            {
+                await run.UntilAsync(run.Inner.WhenReady, "the filter's catch-up from the host's log").ConfigureAwait(false);
+            }
+            catch
+            {
+                run.Abandon();
+                throw;
+            }
         }
 
         return run;
@@ -98,6 +111,7 @@ internal sealed class KitRun
     /// <summary>The host stops first (it must stop appending), then the filter takes its final checkpoint and closes.</summary>
     public async Task StopAsync()
     {
+        IsStopped = true;
         await Host.DisposeAsync().ConfigureAwait(false);
         StopFilter(checkpoint: true);
     }
@@ -105,9 +119,68 @@ internal sealed class KitRun
     /// <summary>A crash: nothing the host does reaches the filter any more, which closes without a checkpoint.</summary>
     public async Task CrashAsync()
     {
+        IsStopped = true;
         Filter.Crash();
         StopFilter(checkpoint: false);
         await Host.DisposeAsync().ConfigureAwait(false);
+    }
+
+    /// <summary>After a failed test: stops the host (its writer must not run on during cleanup) and closes the filter.</summary>
+    public void Abandon()
+    {
+        if (IsStopped)
+        {
+            return;
+        }
+
+        IsStopped = true;
+        Filter.Crash();
+        try
+        {
+            // On the pool: a host's stop may need a thread the test's synchronisation context would not give back.
+            _ = Task.Run(async () => await Host.DisposeAsync().ConfigureAwait(false)).Wait(Patience);
+        }
+        catch (AggregateException)
+        {
+            // The test has failed already; a host that fails to stop as well must not hide why.
+        }
+
+        StopFilter(checkpoint: false);
+    }
+
+    /// <summary>
+    /// Waits for <paramref name="task"/>; fails naming the log rule if the filter reports that the host's log broke one
+    /// first, and naming <paramref name="what"/> if nothing happens within <see cref="Patience"/>, never with a bare timeout.
+    /// </summary>
+    public async Task UntilAsync(Task task, string what)
+    {
+        using var timeout = new CancellationTokenSource();
+        Task first = await Task.WhenAny(task, Observer.LogViolated.Task, Task.Delay(Patience, timeout.Token)).ConfigureAwait(false);
+        await timeout.CancelAsync().ConfigureAwait(false);
+        if (first == task)
+        {
+            await task.ConfigureAwait(false);
+            return;
+        }
+
+        if (first == Observer.LogViolated.Task)
+        {
+            throw await LogFailureAsync().ConfigureAwait(false);
+        }
+
+        throw new XunitException($"{what} did not finish within {Patience.TotalMinutes:F0} minutes: the filter is {Inner.State}, the log's EndPosition is {Host.Log.EndPosition}. Neither the filter nor the kit saw a broken rule; look for a host or log that stopped answering.");
+    }
+
+    /// <summary>The log rule the filter reported broken, named as exactly as a read of the whole log can.</summary>
+    public async Task<XunitException> LogFailureAsync()
+    {
+        if (await LogCheck.DiagnoseAsync(Host.Log).ConfigureAwait(false) is { } named)
+        {
+            return new XunitException(named);
+        }
+
+        (LogContractViolation violation, string detail) = Observer.LogViolations.First();
+        return new XunitException($"{HostContractRules.Of(violation)}: the filter's catch-up reported {violation}: {detail}");
     }
 
     /// <summary>Appends <paramref name="count"/> new streams from <paramref name="appenders"/> tasks; returns their names.</summary>
@@ -115,7 +188,7 @@ internal sealed class KitRun
     {
         var acknowledged = new ConcurrentQueue<string>();
         int next = -1;
-        await Task.WhenAll(Enumerable.Range(0, appenders).Select(_ => Task.Run(async () =>
+        await UntilAsync(Task.WhenAll(Enumerable.Range(0, appenders).Select(_ => Task.Run(async () =>
         {
             for (int i = Interlocked.Increment(ref next); i < count; i = Interlocked.Increment(ref next))
             {
@@ -132,7 +205,18 @@ internal sealed class KitRun
 
                 acknowledged.Enqueue(stream);
             }
-        }))).WaitAsync(Patience).ConfigureAwait(false);
+        }))), $"appending {count} streams").ConfigureAwait(false);
+
+        // Once no append is in flight, the log's end must cover every acknowledged record (log rule 1).
+        if (Volatile.Read(ref _inFlight) == 0)
+        {
+            var mine = new HashSet<string>(acknowledged, StringComparer.Ordinal);
+            if (Filter.Adds.Where(a => mine.Contains(a.Stream)).OrderByDescending(a => a.RecordEnd).FirstOrDefault() is { Stream: not null } last)
+            {
+                await LogCheck.EndCoversAsync(Host.Log, last.Stream, last.RecordEnd).ConfigureAwait(false);
+            }
+        }
+
         return [.. acknowledged];
     }
 

@@ -32,7 +32,7 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
         _options = options;
         _log = log;
         _observer = observer ?? new FilterObserver();
-        _catchUp = new CatchUp(log, _observer, options.CatchUpCheckpointRecords, options.CatchUpProgress);
+        _catchUp = new CatchUp(log, _observer, options);
         _contract = new HostContract(options.FilterPath, _observer);
         _besideBuild = new BesideBuild(options, log, _observer, _catchUp, _files, SwapIn);
     }
@@ -51,6 +51,13 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
 
     /// <summary>What verification found when the serving file was opened; null when disabled or not opened.</summary>
     internal VerificationResult? Verification => _files.Serving?.File.Verification;
+
+    /// <summary>
+    /// The highest record end the host has given to <c>Add</c> since the serving file opened (0 before any): how far its
+    /// appends reached, whatever the log's end says. For telemetry (the checkpoint lag of a host whose end is stuck);
+    /// it reads one word per stripe, so not for the hot path.
+    /// </summary>
+    public long AddedEnd => _files.Serving?.File.HighestRecordEnd ?? 0;
 
     /// <summary>The size of the file answering lookups now (during a resize, the old size); 0 when disabled.</summary>
     public long ServingSizeBytes => _files.Serving?.File.Header.SizeBytes ?? 0;

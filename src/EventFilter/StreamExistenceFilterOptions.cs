@@ -42,6 +42,15 @@ public sealed class StreamExistenceFilterOptions
     /// </summary>
     public long CatchUpCheckpointRecords { get; init; } = 16_000_000;
 
+    /// <summary>
+    /// The clock a catch-up waits on while the log misbehaves (docs/design.md, "The log's rules"); tests inject a fake one.
+    /// </summary>
+    /// <value>The default value is <see cref="TimeProvider.System"/>.</value>
+    public TimeProvider TimeProvider { get; init; } = TimeProvider.System;
+
+    /// <summary>How long a log may break one of its rules, retried, before the violation is reported. The default value is 5 s.</summary>
+    internal TimeSpan LogPatience { get; init; } = TimeSpan.FromSeconds(5);
+
     /// <summary>Receives catch-up progress (records, rate, percent, ETA) about once a second and at the end; null for none.</summary>
     internal IProgress<CatchUpProgress>? CatchUpProgress { get; init; }
 
@@ -77,6 +86,7 @@ public sealed class StreamExistenceFilterOptions
         }
 
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(CatchUpCheckpointRecords);
+        ArgumentNullException.ThrowIfNull(TimeProvider);
         if (!(AllOnesRebuildThreshold is > 0 and <= 1))
         {
             throw new ArgumentOutOfRangeException(nameof(AllOnesRebuildThreshold), AllOnesRebuildThreshold, "must be above 0 and at most 1");

@@ -18,7 +18,7 @@ public sealed class FilterMeter : IDisposable
         "eventfilter.catch_up.progress", "eventfilter.checkpoints", "eventfilter.flush.duration", "eventfilter.flush.bytes",
         "eventfilter.fold.bytes", "eventfilter.fold.duration", "eventfilter.lines.corrupted", "eventfilter.lines.repaired",
         "eventfilter.rebuilds", "eventfilter.resizes", "eventfilter.checkpoints.ignored", "eventfilter.truncations",
-        "eventfilter.catch_up.records", "eventfilter.errors", "eventfilter.host_contract.violations",
+        "eventfilter.catch_up.records", "eventfilter.errors", "eventfilter.host_contract.violations", "eventfilter.log_contract.violations",
     ];
 
     private const string MeterName = "EventFilter";

@@ -14,7 +14,7 @@ internal sealed class InMemoryHost(InMemoryStreamLog log, IStreamExistenceFilter
     private long _appends;
     private bool _stopped;
 
-    public IStreamNameLog Log { get; } = mutation == Mutation.ReadSkipsARecord ? new SkippingLog(log) : log;
+    public IStreamNameLog Log { get; } = BrokenLogs.For(log, mutation);
 
     public static InMemoryHost Start(InMemoryStreamLog log, IStreamExistenceFilter filter, Mutation mutation)
     {
@@ -127,30 +127,6 @@ internal sealed class InMemoryHost(InMemoryStreamLog log, IStreamExistenceFilter
                 filter.Add(stream, log.AppendPending(stream));
                 log.MakeDurable();
                 return;
-        }
-    }
-
-    /// <summary>A log whose reads skip the records of the stream <c>concurrent-7</c>, <c>checkpointed-7</c> and so on.</summary>
-    private sealed class SkippingLog(InMemoryStreamLog log) : IStreamNameLog
-    {
-        public long EndPosition => log.EndPosition;
-
-        public async ValueTask ReadAsync(long fromPosition, StreamNameBatch batch, CancellationToken cancellationToken)
-        {
-            var all = new StreamNameBatch();
-            await log.ReadAsync(fromPosition, all, cancellationToken);
-            int offset = 0;
-            foreach (int length in all.Lengths)
-            {
-                ReadOnlySpan<byte> name = all.Names.Slice(offset, length);
-                offset += length;
-                if (!name.EndsWith("-7"u8) && !batch.TryAdd(name))
-                {
-                    break;
-                }
-            }
-
-            batch.NextPosition = all.NextPosition;
         }
     }
 }

@@ -29,6 +29,21 @@ public enum Mutation
     /// <summary>Rule 5: its stop returns at once, and it appends (and adds) after the filter has closed.</summary>
     AppendsAfterStopping,
 
-    /// <summary>The log: its ReadAsync skips every record of one stream, so a catch-up never reads it back.</summary>
+    /// <summary>Log rule 2: its ReadAsync skips every record of one stream, so a catch-up never reads it back.</summary>
     ReadSkipsARecord,
+
+    /// <summary>Log rule 2: a read from a position returns nothing the first time it is asked, and the records after.</summary>
+    ReadComesBackEmptyOnce,
+
+    /// <summary>Log rule 1: EndPosition lags the durable records by one (a cached end not refreshed after the last commit).</summary>
+    EndLagsBehind,
+
+    /// <summary>Log rule 1: EndPosition is three positions past the last record.</summary>
+    EndAheadOfTheRecords,
+
+    /// <summary>Log rule 1: every fifth read of EndPosition returns one less than the last (a cache that flaps), with no truncation.</summary>
+    EndGoesBack,
+
+    /// <summary>Log rule 3: a read that reaches the end sets NextPosition one past it.</summary>
+    ReadsPastTheEnd,
 }

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Xunit.Abstractions;
 using Xunit.Sdk;
 
@@ -20,7 +21,13 @@ public sealed class MutationTests(ITestOutputHelper output)
         { Mutation.AddsOutOfOrderAroundItsCheckpoint, nameof(HostContractSpecification.Checkpoints_while_appending_claim_only_what_the_adds_reached), "Rule 3 (checkpoint only what the adds reached)" },
         { Mutation.CutsWithoutTelling, nameof(HostContractSpecification.A_cut_log_loses_no_acknowledged_stream), "Rule 4 (tell the filter when the log is cut)" },
         { Mutation.AppendsAfterStopping, nameof(HostContractSpecification.A_clean_stop_adds_nothing_after_the_filter_closes), "Rule 5 (stop appending before the filter stops)" },
-        { Mutation.ReadSkipsARecord, nameof(HostContractSpecification.A_reopen_after_an_unclean_stop_finds_every_acknowledged_stream), "The log (IStreamNameLog)" },
+        { Mutation.ReadSkipsARecord, nameof(HostContractSpecification.A_reopen_after_an_unclean_stop_finds_every_acknowledged_stream), "Log rule 2 (ReadAsync returns every record)" },
+        { Mutation.ReadSkipsARecord, nameof(HostContractSpecification.Concurrent_appends_add_every_record_with_its_end), "Log rule 2 (ReadAsync returns every record)" },
+        { Mutation.ReadComesBackEmptyOnce, nameof(HostContractSpecification.Concurrent_appends_add_every_record_with_its_end), "Log rule 2 (ReadAsync returns every record)" },
+        { Mutation.EndLagsBehind, nameof(HostContractSpecification.Concurrent_appends_add_every_record_with_its_end), "Log rule 1 (EndPosition is honest)" },
+        { Mutation.EndAheadOfTheRecords, nameof(HostContractSpecification.Concurrent_appends_add_every_record_with_its_end), "Log rule 1 (EndPosition is honest)" },
+        { Mutation.EndGoesBack, nameof(HostContractSpecification.Checkpoints_while_appending_claim_only_what_the_adds_reached), "Log rule 1 (EndPosition is honest)" },
+        { Mutation.ReadsPastTheEnd, nameof(HostContractSpecification.Concurrent_appends_add_every_record_with_its_end), "Log rule 3 (positions increase, within EndPosition)" },
     };
 
     [Theory]
@@ -29,10 +36,14 @@ public sealed class MutationTests(ITestOutputHelper output)
     {
         using var specification = new MutantSpecification(mutation);
         var run = (Func<Task>)Delegate.CreateDelegate(typeof(Func<Task>), specification, test);
+        var clock = Stopwatch.StartNew();
 
         XunitException failure = await Assert.ThrowsAnyAsync<XunitException>(run);
 
-        output.WriteLine($"{mutation} fails {test}: {failure.Message}");
+        output.WriteLine($"{mutation} fails {test} in {clock.Elapsed.TotalSeconds:F1} s: {failure.Message}");
         Assert.Contains(rule, failure.Message, StringComparison.Ordinal);
+
+        // A broken host or log is named within seconds, never after the kit's two-minute patience runs out.
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(30), $"the failure took {clock.Elapsed.TotalSeconds:F1} s");
     }
 }

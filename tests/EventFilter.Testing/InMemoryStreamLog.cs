@@ -31,6 +31,9 @@ public sealed class InMemoryStreamLog : IStreamNameLog
     /// <summary>Reading at or past this position throws.</summary>
     public long FailAt { get; set; } = long.MaxValue;
 
+    /// <summary>A broken log: while set, reads return no record and do not move on, whatever the end says.</summary>
+    public bool ReadsNothing { get; set; }
+
     /// <summary>Records per read; small values make catch-up checkpoint more often.</summary>
     public int MaxPerRead { get; set; } = 1000;
 
@@ -127,6 +130,12 @@ public sealed class InMemoryStreamLog : IStreamNameLog
         if (fromPosition >= FailAt)
         {
             throw new IOException($"simulated log read failure at {fromPosition}");
+        }
+
+        if (ReadsNothing)
+        {
+            batch.NextPosition = fromPosition;
+            return;
         }
 
         lock (_names)

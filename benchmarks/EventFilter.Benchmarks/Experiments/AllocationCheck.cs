@@ -16,9 +16,15 @@ public static class AllocationCheck
     public static int Run()
     {
         string path = BenchmarkDirectory.Scratch("alloccheck.filter");
+        string hosted = BenchmarkDirectory.Scratch("alloccheck-host");
         try
         {
             using FilterFile filter = FilterFile.Create(path, LoadedFilters.Options(4 << 20));
+
+            // The host's API too: a StreamExistenceFilter over an empty log is ready at once.
+            using var host = new StreamExistenceFilter(new StreamExistenceFilterOptions { DataDirectory = hosted, SizeBytes = 4 << 20 }, new PackedNameLog([]));
+            host.Open();
+            host.CatchUpAsync(CancellationToken.None).GetAwaiter().GetResult();
             var fresh = new StreamNames("signup", PoolNames);
             var present = new StreamNames("orders", PoolNames);
             filter.AddBatch(present.Packed, present.Lengths);
@@ -59,6 +65,13 @@ public static class AllocationCheck
                     for (int s = 0; s < PoolNames; s += batch)
                     {
                         filter.MightExistBatch(absent.Strings.AsSpan(s, batch), results);
+                    }
+                }));
+                checks.Add(($"StreamExistenceFilter.MightExist(string[]) x{batch}", () =>
+                {
+                    for (int s = 0; s < PoolNames; s += batch)
+                    {
+                        host.MightExist(absent.Strings.AsSpan(s, batch), results);
                     }
                 }));
                 checks.Add(($"MightExistBatch(utf8 packed) x{batch}", () =>
@@ -106,6 +119,10 @@ public static class AllocationCheck
         finally
         {
             BenchmarkDirectory.DeleteQuietly(path);
+            if (Directory.Exists(hosted))
+            {
+                Directory.Delete(hosted, recursive: true);
+            }
         }
     }
 

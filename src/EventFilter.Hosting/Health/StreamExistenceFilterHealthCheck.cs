@@ -47,6 +47,10 @@ internal sealed class StreamExistenceFilterHealthCheck(HostedStreamExistenceFilt
             case FilterState.Initializing when filter.Failure is { } openFailure:
                 return HealthCheckResult.Unhealthy($"failed: {openFailure.Message}", openFailure, data);
 
+            case FilterState.Initializing when filter.Observer.LogViolation is { } logViolation:
+                // Lookups are still correct ("maybe"), but the catch-up cannot finish until the log is fixed.
+                return HealthCheckResult.Unhealthy($"catching up, held by the log: {logViolation}", data: data);
+
             case FilterState.Initializing:
                 double percent = filter.Observer.LastProgress?.Percent ?? 0;
                 data["catchUpPercent"] = percent;

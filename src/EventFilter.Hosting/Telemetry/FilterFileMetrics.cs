@@ -26,6 +26,7 @@ internal sealed class FilterFileMetrics
     private readonly Counter<long> _catchUpRecords;
     private readonly Counter<long> _errors;
     private readonly Counter<long> _violations;
+    private readonly Counter<long> _logViolations;
     private volatile CatchUpProgress? _catchUp;
 
     /// <summary>
@@ -55,6 +56,7 @@ internal sealed class FilterFileMetrics
         _truncations = meter.CreateCounter<long>("eventfilter.truncations", "{truncation}", "Log truncations that moved the checkpoint back.");
         _catchUpRecords = meter.CreateCounter<long>("eventfilter.catch_up.records", "{record}", "Log records read and added by catch-up.");
         _errors = meter.CreateCounter<long>("eventfilter.errors", "{error}", "Failures, tagged eventfilter.operation = open, catch-up or checkpoint, and error.type = the exception's type.");
+        _logViolations = meter.CreateCounter<long>("eventfilter.log_contract.violations", "{violation}", "Episodes of the host's log breaking its rules, tagged eventfilter.violation = short-read, end-moved-back, read-past-end or position-not-advancing.");
         _violations = meter.CreateCounter<long>("eventfilter.host_contract.violations", "{violation}", "Host calls that broke the host contract, tagged eventfilter.violation = late-add, truncation-not-reported or add-after-dispose.");
     }
 
@@ -85,6 +87,9 @@ internal sealed class FilterFileMetrics
     public void RecordIgnoredCheckpoint() => _ignoredCheckpoints.Add(1);
 
     public void RecordTruncation() => _truncations.Add(1);
+
+    public void RecordViolation(LogContractViolation violation) =>
+        _logViolations.Add(1, new KeyValuePair<string, object?>("eventfilter.violation", TagValues.Of(violation)));
 
     public void RecordViolation(HostContractViolation violation) =>
         _violations.Add(1, new KeyValuePair<string, object?>("eventfilter.violation", TagValues.Of(violation)));

@@ -21,7 +21,7 @@ internal sealed class FilterMetrics : IDisposable
     private readonly bool _ownsMeter;
     private volatile FilterStatistics? _statistics;
 
-    public FilterMetrics(IMeterFactory? meterFactory, Func<long?> checkpointPosition, Func<long> logEnd, Func<long> servingSize)
+    public FilterMetrics(IMeterFactory? meterFactory, Func<long?> checkpointPosition, Func<long> reachedEnd, Func<long> servingSize)
     {
         // Without a factory in DI (a bare ServiceCollection) the meter is ours to dispose.
         _ownsMeter = meterFactory is null;
@@ -34,7 +34,7 @@ internal sealed class FilterMetrics : IDisposable
         _meter.CreateObservableGauge("eventfilter.names.estimated", () => FilterFileMetrics.Observe(_statistics?.EstimatedNames), "{name}", "Estimated distinct stream names in the filter, as of the last statistics refresh.");
         _meter.CreateObservableGauge("eventfilter.size", () => FilterFileMetrics.Observe(_statistics is null ? (long?)null : servingSize()), "By", "Configured size of the file answering lookups.");
         _meter.CreateObservableGauge("eventfilter.checkpoint.position", () => FilterFileMetrics.Observe(checkpointPosition()), "{position}", "Log position the durable checkpoint covers.");
-        _meter.CreateObservableGauge("eventfilter.checkpoint.lag", () => FilterFileMetrics.Observe(logEnd() - checkpointPosition()), "{position}", "Log end minus checkpoint position: how much of the log a restart would re-read.");
+        _meter.CreateObservableGauge("eventfilter.checkpoint.lag", () => FilterFileMetrics.Observe(reachedEnd() - checkpointPosition()), "{position}", "The log's durable end, or the highest record end the host added if further, minus the checkpoint position: how much of the log a restart would re-read.");
         Files = new FilterFileMetrics(_meter);
     }
 

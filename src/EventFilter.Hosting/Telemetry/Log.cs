@@ -81,6 +81,9 @@ internal static partial class Log
     [LoggerMessage(23, LogLevel.Error, "Stream-existence filter {Path}: the host broke the host contract ({Violation}): {Detail} Further {Violation} violations are counted in eventfilter.host_contract.violations, not logged.", EventName = "HostContractViolated")]
     public static partial void HostContractViolated(ILogger logger, string path, string violation, string detail);
 
+    [LoggerMessage(30, LogLevel.Error, "Stream-existence filter {Path}: the host's log broke its rules ({Violation}): {Detail}", EventName = "LogContractViolated")]
+    public static partial void LogContractViolated(ILogger logger, string path, string violation, string detail);
+
     [LoggerMessage(18, LogLevel.Debug, "Stream-existence filter statistics: {FillRatio:P2} of bits set, about {EstimatedNames:N0} names, estimated false-positive rate {FalsePositiveRate:P3}, {AllOnesLines} all-ones lines", EventName = "Statistics")]
     public static partial void Statistics(ILogger logger, double fillRatio, double estimatedNames, double falsePositiveRate, long allOnesLines);
 }

@@ -23,6 +23,15 @@ internal static class TagValues
         _ => violation.ToString(),
     };
 
+    public static string Of(LogContractViolation violation) => violation switch
+    {
+        LogContractViolation.ShortRead => "short-read",
+        LogContractViolation.EndMovedBack => "end-moved-back",
+        LogContractViolation.ReadPastEnd => "read-past-end",
+        LogContractViolation.PositionNotAdvancing => "position-not-advancing",
+        _ => violation.ToString(),
+    };
+
     public static string Of(RebuildReason reason) => reason switch
     {
         RebuildReason.Missing => "missing",

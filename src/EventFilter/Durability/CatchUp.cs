@@ -4,23 +4,23 @@ namespace EventFilter.Durability;
 /// Step 3 of the open sequence: read the log from the checkpoint to its end and add every name with the batch path.
 /// Checkpoints every <see cref="StreamExistenceFilterOptions.CatchUpCheckpointRecords"/> records, so an interrupted
 /// catch-up (a rebuild, say) resumes where it stopped. The end is sampled again on reaching it, because the log grows.
+/// It never finishes below the durable end it was given: a log that breaks its rules is retried and reported
+/// (<see cref="LogWatch"/>), never taken at its word (docs/design.md, "The log's rules").
 /// </summary>
 internal sealed class CatchUp
 {
     private readonly IStreamNameLog _log;
     private readonly FilterObserver _observer;
-    private readonly long _checkpointRecords;
-    private readonly IProgress<CatchUpProgress>? _progress;
+    private readonly StreamExistenceFilterOptions _options;
     private long _position;
     private long _truncatedTo = long.MaxValue;
     private long _coverTo;
 
-    public CatchUp(IStreamNameLog log, FilterObserver observer, long checkpointRecords, IProgress<CatchUpProgress>? progress)
+    public CatchUp(IStreamNameLog log, FilterObserver observer, StreamExistenceFilterOptions options)
     {
-        _progress = progress;
         _log = log;
         _observer = observer;
-        _checkpointRecords = checkpointRecords;
+        _options = options;
     }
 
     /// <summary>Everything before this position has been added by the running catch-up.</summary>
@@ -32,19 +32,8 @@ internal sealed class CatchUp
     public void NoteTruncation(long position)
     {
         // What was appended beyond the cut will never be durable: a catch-up waiting to cover it would wait for ever.
-        long cover;
-        do
-        {
-            cover = Volatile.Read(ref _coverTo);
-        }
-        while (position < cover && Interlocked.CompareExchange(ref _coverTo, position, cover) != cover);
-
-        long seen;
-        do
-        {
-            seen = Volatile.Read(ref _truncatedTo);
-        }
-        while (position < seen && Interlocked.CompareExchange(ref _truncatedTo, position, seen) != seen);
+        LowerTo(ref _coverTo, position);
+        LowerTo(ref _truncatedTo, position);
     }
 
     /// <summary>
@@ -64,17 +53,25 @@ internal sealed class CatchUp
         Volatile.Write(ref _position, start);
         var batch = new StreamNameBatch();
         var reporter = new CatchUpReporter(target.File.Path, start, Report);
-        long records = 0, sinceCheckpoint = 0, waits = 0, end = _log.EndPosition;
+        var watch = new LogWatch(target.File.Path, _observer, _options.TimeProvider, _options.LogPatience);
+        var end = new LogEnd(_log);
+        long records = 0, sinceCheckpoint = 0, waits = 0;
 
         while (true)
         {
             cancellationToken.ThrowIfCancellationRequested();
             long epoch = target.Epoch;
-            ApplyTruncation();
-            if (Position >= end)
+            ApplyTruncation(end);
+            if (Position >= end.Value)
             {
-                end = _log.EndPosition;
-                if (Position >= end && !Covered)
+                end.Sample();
+                if (Suspect(end) is { } fault)
+                {
+                    await watch.SuspectAsync(fault.Violation, fault.Detail, cancellationToken).ConfigureAwait(false);
+                    continue;
+                }
+
+                if (Position >= end.Value && !Covered)
                 {
                     // Records an add already sent elsewhere are appended but not yet durable: keep what was read, and wait.
                     if (waits == 0)
@@ -86,7 +83,7 @@ internal sealed class CatchUp
                     continue;
                 }
 
-                if (Position >= end)
+                if (Position >= end.Value)
                 {
                     done ??= CaughtUp(reporter, records, caughtUp);
                     if (target.Checkpoint(Position, epoch))
@@ -99,42 +96,46 @@ internal sealed class CatchUp
             }
 
             batch.Clear();
-            await _log.ReadAsync(Position, batch, cancellationToken).ConfigureAwait(false);
-            if (batch.Count == 0 && batch.NextPosition <= Position)
+            long from = Position;
+            await _log.ReadAsync(from, batch, cancellationToken).ConfigureAwait(false);
+            if (batch.NextPosition <= from)
             {
-                // The log has nothing more to give, whatever its end said: stop here, once what must be covered is.
-                if (!Covered)
+                // Nothing read, or positions that do not increase: either way the log owes records below its end.
+                // Names it did hand over go in (extra bits are safe); the position stays until a read moves it on.
+                if (batch.Count > 0)
                 {
-                    await WaitForLogAsync(++waits, cancellationToken).ConfigureAwait(false);
-                    continue;
+                    target.File.AddBatch(batch.Names, batch.Lengths);
                 }
 
-                done ??= CaughtUp(reporter, records, caughtUp);
-                if (target.Checkpoint(Position, epoch))
+                end.Sample();
+                (LogContractViolation violation, string detail) = batch.Count > 0
+                    ? (LogContractViolation.PositionNotAdvancing, $"ReadAsync({from}) returned {batch.Count} records but set NextPosition to {batch.NextPosition}: NextPosition must be just past the last record read, and record positions must increase.")
+                    : (LogContractViolation.ShortRead, $"ReadAsync({from}) returned no record while EndPosition is {end.Value}: a read must return the durable records from the position it is given (or set NextPosition past a range that holds none), and EndPosition must not be ahead of the records.");
+                if (from < end.Value || batch.Count > 0)
                 {
-                    break;
+                    await watch.SuspectAsync(violation, detail, cancellationToken).ConfigureAwait(false);
                 }
 
                 continue;
             }
 
-            long from = Position;
             target.File.AddBatch(batch.Names, batch.Lengths);
             Volatile.Write(ref _position, batch.NextPosition);
             if (records == 0)
             {
-                target.File.ExpectAdds(EstimateNames(batch.Count, from, batch.NextPosition, end));
+                target.File.ExpectAdds(EstimateNames(batch.Count, from, batch.NextPosition, end.Value));
             }
 
+            watch.Clear();
             waits = 0;
             records += batch.Count;
             sinceCheckpoint += batch.Count;
-            if (sinceCheckpoint >= _checkpointRecords && target.Checkpoint(Position, epoch))
+            if (sinceCheckpoint >= _options.CatchUpCheckpointRecords && Position <= end.Value && target.Checkpoint(Position, epoch))
             {
                 sinceCheckpoint = 0;
             }
 
-            reporter.Advanced(Position, end, records);
+            reporter.Advanced(Position, end.Value, records);
         }
 
         return done!;
@@ -143,6 +144,33 @@ internal sealed class CatchUp
     // Positions need not count records (a host's may be byte offsets): scale the rest by the first batch's density.
     private static long EstimateNames(int count, long from, long to, long end) =>
         count + (long)((double)Math.Max(0, end - to) * count / Math.Max(1, to - from));
+
+    private static void LowerTo(ref long field, long position)
+    {
+        long seen;
+        do
+        {
+            seen = Volatile.Read(ref field);
+        }
+        while (position < seen && Interlocked.CompareExchange(ref field, position, seen) != seen);
+    }
+
+    // What a fresh sample of the end says against what was read: an end that went back with no truncation, or reads
+    // that went past it. Either way the catch-up must not finish (or checkpoint) at this end.
+    private (LogContractViolation Violation, string Detail)? Suspect(LogEnd end)
+    {
+        if (end.Value < end.Highest)
+        {
+            return (LogContractViolation.EndMovedBack, $"EndPosition went back from {end.Highest} to {end.Value} with no TruncateTo: the durable end only grows, and when the log is cut the host must call TruncateTo.");
+        }
+
+        if (Position > end.Value)
+        {
+            return (LogContractViolation.ReadPastEnd, $"ReadAsync set NextPosition to {Position}, past EndPosition ({end.Value}): reads must stop at the durable end, and EndPosition must cover every record a read returns.");
+        }
+
+        return null;
+    }
 
     // The end is reached: the last progress report (100%), then the caller hears it is caught up.
     private CatchUpProgress CaughtUp(CatchUpReporter reporter, long records, Action<CatchUpProgress>? caughtUp)
@@ -162,15 +190,42 @@ internal sealed class CatchUp
     private void Report(CatchUpProgress progress)
     {
         _observer.CatchUpProgress(progress);
-        _progress?.Report(progress);
+        _options.CatchUpProgress?.Report(progress);
     }
 
-    private void ApplyTruncation()
+    private void ApplyTruncation(LogEnd end)
     {
         long truncatedTo = Interlocked.Exchange(ref _truncatedTo, long.MaxValue);
+        if (truncatedTo == long.MaxValue)
+        {
+            return;
+        }
+
+        end.Truncated(truncatedTo);
         if (truncatedTo < Position)
         {
             Volatile.Write(ref _position, truncatedTo);
+        }
+    }
+
+    /// <summary>The log's end as this catch-up sampled it, and the highest it has said since the last truncation.</summary>
+    private sealed class LogEnd(IStreamNameLog log)
+    {
+        public long Value { get; private set; } = log.EndPosition;
+
+        public long Highest { get; private set; } = log.EndPosition;
+
+        public void Sample()
+        {
+            Value = log.EndPosition;
+            Highest = Math.Max(Highest, Value);
+        }
+
+        /// <summary>The host cut its log: the end may go back to there.</summary>
+        public void Truncated(long position)
+        {
+            Highest = Math.Min(Highest, position);
+            Value = Math.Min(Value, position);
         }
     }
 }

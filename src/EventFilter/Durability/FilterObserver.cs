@@ -56,6 +56,13 @@ public class FilterObserver
     /// </summary>
     public virtual void HostContractViolated(string path, HostContractViolation violation, string detail) { }
 
+    /// <summary>
+    /// The host's log broke one of its rules (docs/design.md, "The log's rules") for longer than a few seconds of
+    /// retries; <paramref name="detail"/> says what it did. Called once per episode: the catch-up stays not ready and
+    /// keeps retrying, and goes on by itself if the log recovers.
+    /// </summary>
+    public virtual void LogContractViolated(string path, LogContractViolation violation, string detail) { }
+
     /// <summary>Catch-up, a resize or an online rebuild failed: after a failed catch-up the filter stays not ready and answers "maybe"; after a failed resize or rebuild the old file goes on serving.</summary>
     public virtual void BackgroundWorkFailed(string path, Exception error) { }
 }

@@ -24,6 +24,8 @@ public sealed class RecordingObserver : FilterObserver
 
     public List<(HostContractViolation Violation, string Detail)> Violations { get; } = [];
 
+    public List<(LogContractViolation Violation, string Detail)> LogViolations { get; } = [];
+
     public int Folds => Volatile.Read(ref _folds);
 
     private int _folds;
@@ -39,6 +41,14 @@ public sealed class RecordingObserver : FilterObserver
         lock (Violations)
         {
             Violations.Add((violation, detail));
+        }
+    }
+
+    public override void LogContractViolated(string path, LogContractViolation violation, string detail)
+    {
+        lock (LogViolations)
+        {
+            LogViolations.Add((violation, detail));
         }
     }
 

@@ -1,0 +1,25 @@
+namespace EventFilter;
+
+/// <summary>
+/// What the filter saw its host's <see cref="IStreamNameLog"/> do against the log's rules (docs/design.md, "The log's
+/// rules"). The filter never finishes a catch-up on such a log: it retries, reports the violation to
+/// <see cref="FilterObserver.LogContractViolated"/> once it has lasted a few seconds, and stays not ready (answering
+/// "maybe") until the log behaves, so that a bug on the log's side costs lookups, never a false negative.
+/// </summary>
+public enum LogContractViolation
+{
+    /// <summary>
+    /// A read below <see cref="IStreamNameLog.EndPosition"/> returned no record and did not move
+    /// <see cref="StreamNameBatch.NextPosition"/> on: either the read was short or the end is ahead of the records.
+    /// </summary>
+    ShortRead,
+
+    /// <summary><see cref="IStreamNameLog.EndPosition"/> went below a value it had reported, with no <c>TruncateTo</c> in between.</summary>
+    EndMovedBack,
+
+    /// <summary>A read set <see cref="StreamNameBatch.NextPosition"/> past <see cref="IStreamNameLog.EndPosition"/>: it returned records that are not durable, or the end is stale.</summary>
+    ReadPastEnd,
+
+    /// <summary>A read returned records but did not move <see cref="StreamNameBatch.NextPosition"/> past the position it was given: positions must increase.</summary>
+    PositionNotAdvancing,
+}
