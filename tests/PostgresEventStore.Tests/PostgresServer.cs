@@ -48,7 +48,8 @@ public sealed class PostgresServer : IAsyncLifetime
             throw new InvalidOperationException("PostgreSQL's server binaries are missing (no /usr/lib/postgresql/*/bin/initdb): apt-get install postgresql");
         }
 
-        _directory = Directory.CreateTempSubdirectory("eventfilter-postgres-").FullName;
+        // Under /tmp whatever TMPDIR says: the postgres user must reach it, and a socket's path must stay short.
+        _directory = Directory.CreateDirectory($"/tmp/eventfilter-postgres-{Guid.NewGuid():N}").FullName;
         if (RootFactAttribute.IsRoot)
         {
             Run("chown", "postgres:", _directory);
