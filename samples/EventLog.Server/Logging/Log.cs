@@ -3,7 +3,7 @@ using Microsoft.Extensions.Logging;
 namespace EventLog.Server.Logging;
 
 /// <summary>
-/// The server's own log lines (docs/server.md, "What it prints"). Event ids from 100, clear of the filter's 1-21;
+/// The server's own log lines (docs/server.md, "What it prints"). Event ids from 100, clear of the filter's (below 100);
 /// stable, so alerts may key on them.
 /// </summary>
 internal static partial class Log
