@@ -2,7 +2,6 @@
 // Everything is built in ServerApp, so that the tests run the same server in-process. See docs/server.md.
 using EventLog.Server;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.Extensions.Options;
 
 try
 {
@@ -10,16 +9,11 @@ try
     await app.RunAsync().ConfigureAwait(false);
     return 0;
 }
-catch (OptionsValidationException error)
-{
-    // A bad setting: one line naming the key, the value and what is accepted (docs/configuration.md, "Errors").
-    await Console.Error.WriteLineAsync($"EventLog.Server: configuration error: {error.Message}").ConfigureAwait(false);
-    return 2;
-}
-#pragma warning disable CA1031 // Any other failure (port in use, directory locked, a failed final checkpoint): one line here; the log has the details.
+#pragma warning disable CA1031 // Every failure ends here: one line and an exit code (docs/operations.md, "Start-up failures"); the log has the details.
 catch (Exception error)
 #pragma warning restore CA1031
 {
-    await Console.Error.WriteLineAsync($"EventLog.Server: error: {error.Message}").ConfigureAwait(false);
-    return 1;
+    (int code, string line) = ExitCodes.For(error);
+    await Console.Error.WriteLineAsync($"EventLog.Server: {line}").ConfigureAwait(false);
+    return code;
 }

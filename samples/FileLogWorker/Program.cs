@@ -5,7 +5,7 @@ using Microsoft.Extensions.Options;
 using OpenTelemetry.Metrics;
 
 var builder = WebApplication.CreateBuilder(args);
-builder.Services.AddSingleton(new FileStreamLog(builder.Configuration["Log"] ?? "data/streams.log"));
+builder.Services.AddSingleton(_ => new FileStreamLog(builder.Configuration["Log"] ?? "data/streams.log")); // opened as the host starts
 builder.Services.AddSingleton<IStreamNameLog>(services => services.GetRequiredService<FileStreamLog>());
 builder.Services.AddStreamExistenceFilter(builder.Configuration.GetSection("StreamExistenceFilter"));
 builder.Services.AddSingleton<AppendWorker>();
@@ -25,14 +25,21 @@ app.MapGet("/streams/{name}", (string name, IStreamExistenceFilter filter) => ne
 
 try
 {
-    // Validate before running, so a bad setting is one line and an exit code, not the host's stack trace.
-    _ = app.Services.GetRequiredService<IOptions<StreamExistenceFilterHostingOptions>>().Value;
+    await app.RunAsync();
+    return 0;
 }
 catch (OptionsValidationException invalid)
 {
-    Console.Error.WriteLine(invalid.Message);
+    Console.Error.WriteLine(invalid.Message); // a bad setting, named (docs/configuration.md, "Errors")
     return 2;
 }
-
-await app.RunAsync();
-return 0;
+catch (StreamExistenceFilterStartException failed)
+{
+    Console.Error.WriteLine(failed.Message); // the cause and what to do (docs/operations.md, "Start-up failures")
+    return failed.ExitCode;
+}
+catch (Exception unexpected)
+{
+    Console.Error.WriteLine(unexpected); // no known cause: the whole exception, for a bug report
+    return 1;
+}

@@ -21,7 +21,8 @@ internal sealed class FilterBackgroundWork : IDisposable
     private readonly ILogger _logger;
     private readonly CancellationTokenSource _stopping = new();
     private readonly PeriodicTimer _timer;
-    private readonly Task _running;
+    private readonly Task _catchUp;
+    private readonly Task _checkpoints;
     private readonly Lock _rebuildGate = new();
     private Task _rebuild = Task.CompletedTask;
     private volatile Exception? _checkpointFailure;
@@ -48,28 +49,50 @@ internal sealed class FilterBackgroundWork : IDisposable
         // Created before the constructor returns, so that no tick of the TimeProvider can come before the timer exists.
         _timer = new PeriodicTimer(checkpointInterval, time);
         CancellationToken stopping = _stopping.Token;
-        Task catchUp = Task.Run(() => RunCatchUpAsync(openSpan, stopping), CancellationToken.None);
+        _catchUp = Task.Run(() => RunCatchUpAsync(openSpan, stopping), CancellationToken.None);
         // Checkpoints run on a thread of their own that yields to the host's appenders: an fsync's wake-up never
         // preempts an add (docs/design.md, "Background work").
-        Task checkpoints = BackgroundThreads.Run("eventfilter checkpoints", () => RunCheckpoints(stopping));
-        _running = Task.WhenAll(catchUp, checkpoints);
+        _checkpoints = BackgroundThreads.Run("eventfilter checkpoints", () => RunCheckpoints(stopping));
     }
 
     /// <summary>Why the last checkpoint failed; null once one succeeds again.</summary>
     public Exception? CheckpointFailure => _checkpointFailure;
 
-    /// <summary>Cancels everything and waits for it; the rebuild is read after the cancel, so none can start unawaited.</summary>
-    public async Task StopAsync(CancellationToken cancellationToken)
+    /// <summary>Completes when every task has ended: catch-up (with any resize), the checkpoint timer and any rebuild.</summary>
+    public Task Ended => Task.WhenAll(_catchUp, _checkpoints, RebuildTask);
+
+    /// <summary>What is still running, in an operator's words, for the log line of a stop that timed out.</summary>
+    public string Unfinished => string.Join(", ", new[]
+    {
+        (_catchUp, _filter.State == FilterState.Ready ? "a resize" : "catch-up"),
+        (_checkpoints, "a checkpoint tick"),
+        (RebuildTask, "an online rebuild"),
+    }.Where(task => !task.Item1.IsCompleted).Select(task => task.Item2));
+
+    /// <summary>
+    /// Cancels everything and waits for it until <paramref name="deadline"/> fires; true if it all ended. The deadline
+    /// firing is not an error: the caller goes on without the work. The rebuild is read after the cancel, so none can
+    /// start unawaited.
+    /// </summary>
+    public async Task<bool> StopAsync(CancellationToken deadline)
     {
         await _stopping.CancelAsync().ConfigureAwait(false);
-        await Task.WhenAll(_running, RebuildTask).WaitAsync(cancellationToken).ConfigureAwait(false);
+        Task ended = Ended;
+        await ended.WaitAsync(deadline).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+        if (ended.IsFaulted)
+        {
+            // Each task reports its own failures and ends normally; a fault here is a bug, not a stop, so it surfaces.
+            await ended.ConfigureAwait(false);
+        }
+
+        return ended.IsCompleted;
     }
 
-    /// <summary>The same, blocking: for a dispose without a stop (the host failed to start, or never ran).</summary>
+    /// <summary>Cancels and waits, blocking: for a dispose without a stop (the host failed to start, or never ran).</summary>
     public void Stop()
     {
         _stopping.Cancel();
-        Task.WhenAll(_running, RebuildTask).GetAwaiter().GetResult();
+        Ended.GetAwaiter().GetResult();
     }
 
     /// <summary>

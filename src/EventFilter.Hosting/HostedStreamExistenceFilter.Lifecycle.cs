@@ -16,8 +16,16 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IFil
     private volatile FilterBackgroundWork? _work;
     private volatile Exception? _openFailure;
     private volatile bool _stopped;
-    private bool _abandoned;
+    private Task _closed = Task.CompletedTask;
     private bool _disposed;
+
+    /// <summary>
+    /// How long the background work still gets to end when StopAsync is called after the host's shutdown timeout has
+    /// expired (a service stopped before this one, such as Kestrel waiting for a slow request, used it all). Cancelled,
+    /// the work ends within one read of the log or one checkpoint, so this is ample; past it, the stop goes on without
+    /// it. On the injected <see cref="TimeProvider"/>. See docs/configuration.md, "Shutdown".
+    /// </summary>
+    internal static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(1);
 
     /// <summary>
     /// Why opening, catching up or resizing failed; null while all is well. A background failure is read from the
@@ -41,7 +49,16 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IFil
     /// </summary>
     private long SafePosition => _positionSource?.SafeCheckpointPosition ?? _log.EndPosition;
 
-    /// <summary>Opens and verifies the filter; a failure is logged and stops the host. Catch-up then runs in the background.</summary>
+    /// <summary>
+    /// Completes when the file is closed: at once when StopAsync could close it, or when the background work it left
+    /// running ends.
+    /// </summary>
+    internal Task Closed => _closed;
+
+    /// <summary>
+    /// Opens and verifies the filter; a failure is logged and stops the host, as a
+    /// <see cref="StreamExistenceFilterStartException"/> when its cause is known. Catch-up then runs in the background.
+    /// </summary>
     public async Task StartAsync(CancellationToken cancellationToken)
     {
         string path = _filterOptions.FilterPath;
@@ -62,7 +79,14 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IFil
                 _openFailure = error;
                 _metrics.Files.RecordError(TagValues.Open, error);
                 FilterSpans.Fail(span, error);
-                Telemetry.Log.OpenFailed(_logger, path, error.Message, error);
+                var known = StreamExistenceFilterStartException.FromOpenFailure(error, path, _options.KeyOf(nameof(_options.DataDirectory)));
+                Telemetry.Log.OpenFailed(_logger, path, known?.Message ?? error.Message);
+                Telemetry.Log.OpenFailedDetail(_logger, path, error);
+                if (known is not null)
+                {
+                    throw known;
+                }
+
                 throw;
             }
         }
@@ -77,41 +101,53 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IFil
             _filter, path, _options.CheckpointInterval, _time, () => SafePosition, openSpan, _observer, _metrics, _logger);
     }
 
-    /// <summary>Ends catch-up, the timer and any rebuild, takes the final checkpoint, closes the file.</summary>
+    /// <summary>
+    /// Ends catch-up, the timer and any rebuild, takes the final checkpoint, closes the file. The host's token firing
+    /// is not an error (the .NET convention): the final checkpoint is still taken, since a checkpoint is safe beside
+    /// work still running, and only the closing waits for that work. Throws only when the final checkpoint fails.
+    /// </summary>
     public async Task StopAsync(CancellationToken cancellationToken)
     {
-        if (_work is not null)
-        {
-            try
-            {
-                await _work.StopAsync(cancellationToken).ConfigureAwait(false);
-            }
-            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-            {
-                // Unmapping while catch-up still reads the mapping would crash the process; the OS closes it at exit.
-                _abandoned = true;
-                Telemetry.Log.StopTimedOut(_logger, _filterOptions.FilterPath);
-                throw;
-            }
-        }
-
+        FilterBackgroundWork? work = _work;
+        using CancellationTokenSource? grace = cancellationToken.IsCancellationRequested ? new CancellationTokenSource(StopGrace, _time) : null;
+        bool ended = true;
         try
         {
-            // Host contract, step 5: the appenders have stopped (they stop before this service, being registered after it).
-            if (_work is not null)
+            if (work is not null)
             {
-                if (_work.TryCheckpoint(out long position) is { } error)
+                ended = await work.StopAsync(grace?.Token ?? cancellationToken).ConfigureAwait(false);
+
+                // Host contract, step 5: the appenders have stopped (they stop before this service, being registered after it).
+                Exception? failure = work.TryCheckpoint(out long position);
+                if (!ended)
                 {
-                    ExceptionDispatchInfo.Throw(error);
+                    Telemetry.Log.StopTimedOut(_logger, _filterOptions.FilterPath, work.Unfinished, _filter.CheckpointPosition);
                 }
 
-                Telemetry.Log.Stopped(_logger, _filterOptions.FilterPath, _filter.CheckpointPosition ?? position);
+                if (failure is not null)
+                {
+                    ExceptionDispatchInfo.Throw(failure);
+                }
+
+                if (ended)
+                {
+                    Telemetry.Log.Stopped(_logger, _filterOptions.FilterPath, _filter.CheckpointPosition ?? position);
+                }
             }
         }
         finally
         {
             _stopped = true;
-            _filter.Dispose();
+            if (ended)
+            {
+                _filter.Dispose();
+            }
+            else
+            {
+                // Unmapping while the work still reads the mapping would crash the process: the file is closed when
+                // the work ends, and if the process exits first, the OS closes it. Nothing here waits for it.
+                _closed = work!.Ended.ContinueWith(_ => CloseAfter(work), CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default);
+            }
         }
     }
 
@@ -142,7 +178,7 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IFil
         }
 
         _disposed = true;
-        if (!_stopped && !_abandoned)
+        if (!_stopped)
         {
             // Disposed without a stop (the host failed to start, or was never run): end the background work first.
             _work?.Stop();
@@ -150,7 +186,18 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IFil
             _filter.Dispose();
         }
 
-        _work?.Dispose();
+        if (_work is null || _work.Ended.IsCompleted)
+        {
+            // Otherwise a stop left it running, and CloseAfter disposes it when it ends.
+            _work?.Dispose();
+        }
+
         _metrics.Dispose();
+    }
+
+    private void CloseAfter(FilterBackgroundWork work)
+    {
+        _filter.Dispose();
+        work.Dispose();
     }
 }

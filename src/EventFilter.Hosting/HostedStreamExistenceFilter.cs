@@ -135,14 +135,28 @@ internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilt
     public void Add(ReadOnlySpan<char> streamName, long recordEnd)
     {
         _metrics.Adds.Increment();
-        _filter.Add(streamName, recordEnd);
+        try
+        {
+            _filter.Add(streamName, recordEnd);
+        }
+        catch (InvalidOperationException notOpen) when (IsBeforeOpen)
+        {
+            throw StreamExistenceFilterStartException.AddBeforeOpen(notOpen);
+        }
     }
 
     /// <inheritdoc/>
     public void Add(ReadOnlySpan<byte> utf8StreamName, long recordEnd)
     {
         _metrics.Adds.Increment();
-        _filter.Add(utf8StreamName, recordEnd);
+        try
+        {
+            _filter.Add(utf8StreamName, recordEnd);
+        }
+        catch (InvalidOperationException notOpen) when (IsBeforeOpen)
+        {
+            throw StreamExistenceFilterStartException.AddBeforeOpen(notOpen);
+        }
     }
 
     /// <inheritdoc/>
@@ -150,6 +164,12 @@ internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilt
 
     /// <inheritdoc/>
     public void TruncateTo(long position) => _filter.TruncateTo(position);
+
+    /// <summary>
+    /// Before StartAsync has opened the file, where the core refuses adds: the service that adds was registered, and so
+    /// started, before this one. Read only when an add has thrown, so the hot path pays nothing for it.
+    /// </summary>
+    private bool IsBeforeOpen => _work is null && !_stopped && _filter.State == FilterState.Initializing;
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool CountAnswer(bool maybe)

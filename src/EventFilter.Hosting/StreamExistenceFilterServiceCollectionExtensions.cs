@@ -1,9 +1,11 @@
+using System.Diagnostics.Metrics;
 using EventFilter;
 using EventFilter.Hosting;
 using EventFilter.Hosting.Configuration;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
 namespace Microsoft.Extensions.DependencyInjection;
@@ -59,11 +61,20 @@ public static class StreamExistenceFilterServiceCollectionExtensions
         services.TryAddSingleton(TimeProvider.System);
 
         // One instance, four faces: the filter the host calls, the hosted service, its resize status, and what the health check reads.
-        services.AddSingleton<HostedStreamExistenceFilter>();
+        services.AddSingleton(Create);
         services.AddSingleton<IStreamExistenceFilter>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());
         services.AddSingleton<IFilterResizeStatus>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());
         services.AddSingleton<IFilterRebuildControl>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());
         services.AddSingleton<IHostedService>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());
         return services;
     }
+
+    // Resolved when the host starts, by DI: without the host's log, DI's own error would not say what to do.
+    private static HostedStreamExistenceFilter Create(IServiceProvider provider) => new(
+        provider.GetRequiredService<IOptions<StreamExistenceFilterHostingOptions>>(),
+        provider.GetService<IStreamNameLog>() ?? throw StreamExistenceFilterStartException.NoStreamNameLog(),
+        provider.GetRequiredService<TimeProvider>(),
+        provider.GetService<ILoggerFactory>(),
+        provider.GetService<IMeterFactory>(),
+        provider.GetService<ICheckpointPositionSource>());
 }

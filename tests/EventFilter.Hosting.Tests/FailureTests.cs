@@ -15,16 +15,23 @@ public sealed class FailureTests : IDisposable
     public void Dispose() => _dir.Dispose();
 
     [Fact]
-    public async Task A_filter_that_cannot_be_opened_fails_start_with_a_critical_line()
+    public async Task A_filter_that_cannot_be_opened_fails_start_with_one_critical_line_and_the_stack_at_debug()
     {
-        // A directory where the filter file should be: valid settings, but the open cannot succeed.
+        // A directory where the filter file should be: valid settings, but the open cannot succeed. Not one of the
+        // known causes (StartFailureTests), so the exception stops the host as it is.
         Directory.CreateDirectory(_dir.FilterPath);
         using IHost host = TestHosts.Build(_dir, _log, _logs);
 
-        Exception error = await Assert.ThrowsAnyAsync<Exception>(() => host.StartAsync());
+        var error = await Assert.ThrowsAsync<IOException>(() => host.StartAsync());
         FakeLogRecord record = Assert.Single(_logs.GetSnapshot(), r => r.Id.Id == 13);
         Assert.Equal(LogLevel.Critical, record.Level);
         Assert.Equal($"Stream-existence filter {_dir.FilterPath} could not be opened, so the host stops: {error.Message}", record.Message);
+
+        // Regression (issue 32): the line carried the exception, so the console showed its stack trace under it.
+        Assert.Null(record.Exception);
+        FakeLogRecord detail = Assert.Single(_logs.GetSnapshot(), r => r.Id.Id == 40);
+        Assert.Equal(LogLevel.Debug, detail.Level);
+        Assert.Same(error, detail.Exception);
         Assert.Equal(HealthStatus.Unhealthy, (await host.HealthAsync()).Status);
     }
 

@@ -12,12 +12,22 @@ public sealed class ServerProcess : IDisposable
 
     private readonly Process _process;
     private readonly List<string> _output = [];
+    private readonly List<string> _errors = [];
     private readonly TaskCompletionSource<Uri> _listening = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly List<(string Text, TaskCompletionSource Seen)> _awaitedLines = [];
 
-    private ServerProcess(string dataDirectory, string[] extraArguments)
+    private ServerProcess(string dataDirectory, string[] extraArguments, int? userId = null)
     {
-        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        var start = new ProcessStartInfo(userId is null ? "dotnet" : "setpriv") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        if (userId is { } id)
+        {
+            // As another user (root only): with that user's id as its group, and no supplementary groups.
+            foreach (string argument in (string[])[$"--reuid={id}", $"--regid={id}", "--clear-groups", "dotnet"])
+            {
+                start.ArgumentList.Add(argument);
+            }
+        }
+
         start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "EventLog.Server.dll"));
 
         // Information, unlike the in-process servers: the start-up line carries the port.
@@ -28,7 +38,7 @@ public sealed class ServerProcess : IDisposable
 
         _process = Process.Start(start)!;
         _process.OutputDataReceived += (_, e) => OnLine(e.Data);
-        _process.ErrorDataReceived += (_, e) => OnLine(e.Data);
+        _process.ErrorDataReceived += (_, e) => OnLine(e.Data, _errors);
         _process.Exited += (_, _) => _listening.TrySetException(new InvalidOperationException($"the server exited before listening:\n{Output}"));
         _process.EnableRaisingEvents = true;
         _process.BeginOutputReadLine();
@@ -44,6 +54,18 @@ public sealed class ServerProcess : IDisposable
             lock (_output)
             {
                 return string.Join('\n', _output);
+            }
+        }
+    }
+
+    /// <summary>What the server printed on stderr only.</summary>
+    public string Errors
+    {
+        get
+        {
+            lock (_output)
+            {
+                return string.Join('\n', _errors);
             }
         }
     }
@@ -84,15 +106,21 @@ public sealed class ServerProcess : IDisposable
         return seen.Task.WaitAsync(HangGuard.Limit);
     }
 
-    /// <summary>Runs a server that is expected not to start, to its exit: its exit code and everything it printed.</summary>
-    public static async Task<(int ExitCode, string Output)> RunToExitAsync(string dataDirectory, params string[] extraArguments)
+    /// <summary>
+    /// Runs a server that is expected not to start, to its exit, as the user <paramref name="userId"/> if given (root
+    /// only): its exit code, everything it printed, and what it printed on stderr.
+    /// </summary>
+    public static async Task<(int ExitCode, string Output, string Errors)> RunToExitAsync(string dataDirectory, string[] extraArguments, int? userId = null)
     {
-        using var server = new ServerProcess(dataDirectory, extraArguments);
+        using var server = new ServerProcess(dataDirectory, extraArguments, userId);
         using var wait = new CancellationTokenSource(HangGuard.Limit);
         await server._process.WaitForExitAsync(wait.Token);
         server._process.WaitForExit(); // and the end of its output
-        return (server._process.ExitCode, server.Output);
+        return (server._process.ExitCode, server.Output, server.Errors);
     }
+
+    /// <inheritdoc cref="RunToExitAsync(string, string[], int?)"/>
+    public static Task<(int ExitCode, string Output, string Errors)> RunToExitAsync(string dataDirectory) => RunToExitAsync(dataDirectory, []);
 
     /// <summary>SIGKILL: no shutdown, no final checkpoint, no flush: a crash as far as the data directory can tell.</summary>
     public void Kill()
@@ -106,9 +134,13 @@ public sealed class ServerProcess : IDisposable
     /// non-interactive shell (as `dotnet test ... &amp;` is) inherits SIGINT ignored, and .NET leaves it so: then the
     /// child gets SIGTERM, which the host handles on the same path (stop the application, run every StopAsync).
     /// </summary>
-    public async Task<int> InterruptAsync(TimeSpan timeout)
+    public Task<int> InterruptAsync(TimeSpan timeout) => SignalAsync(SigIntIgnored() ? "-TERM" : "-INT", timeout);
+
+    /// <summary>SIGTERM, as a service manager stops a service (systemctl stop, docker stop); returns the exit code.</summary>
+    public Task<int> TerminateAsync(TimeSpan timeout) => SignalAsync("-TERM", timeout);
+
+    private async Task<int> SignalAsync(string signal, TimeSpan timeout)
     {
-        string signal = SigIntIgnored() ? "-TERM" : "-INT";
         using (var kill = Process.Start("kill", [signal, _process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
         {
             await kill.WaitForExitAsync();
@@ -121,7 +153,7 @@ public sealed class ServerProcess : IDisposable
         }
         catch (OperationCanceledException)
         {
-            Assert.Fail($"the server did not exit within {timeout} of SIGINT:\n{Output}");
+            Assert.Fail($"the server did not exit within {timeout} of {signal}:\n{Output}");
         }
 
         return _process.ExitCode;
@@ -145,7 +177,7 @@ public sealed class ServerProcess : IDisposable
         _process.Dispose();
     }
 
-    private void OnLine(string? line)
+    private void OnLine(string? line, List<string>? stream = null)
     {
         if (line is null)
         {
@@ -155,6 +187,7 @@ public sealed class ServerProcess : IDisposable
         lock (_output)
         {
             _output.Add(line);
+            stream?.Add(line);
             _awaitedLines.RemoveAll(awaited => line.Contains(awaited.Text, StringComparison.Ordinal) && awaited.Seen.TrySetResult());
         }
 

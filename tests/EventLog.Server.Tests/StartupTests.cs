@@ -1,5 +1,7 @@
+using System.Diagnostics;
 using System.Net;
 using System.Text.Json;
+using EventFilter;
 using Microsoft.Extensions.Options;
 
 namespace EventLog.Server.Tests;
@@ -55,14 +57,17 @@ public sealed class StartupTests
         string logs = Path.Combine(directory.Path, "logs");
         Dictionary<string, byte[]> before = Directory.GetFiles(logs).ToDictionary(f => f, File.ReadAllBytes);
 
-        (int exitCode, string output) = await ServerProcess.RunToExitAsync(directory.Path);
+        (int exitCode, string output, _) = await ServerProcess.RunToExitAsync(directory.Path);
 
         // Regression (issue 15): the refused server wrote its error into the live server's log file, which the live
         // server's later lines overwrote mid-line, and printed a stack trace before its one line.
-        Assert.Equal(1, exitCode);
+        Assert.Equal(3, exitCode); // docs/operations.md, "Start-up failures"
         string line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
         Assert.StartsWith("EventLog.Server: error: The data directory ", line, StringComparison.Ordinal);
-        Assert.EndsWith("is in use by another server: '" + Path.Combine(directory.Path, "server.lock") + "' is locked.", line, StringComparison.Ordinal);
+        Assert.EndsWith(
+            "is in use by another server: '" + Path.Combine(directory.Path, "server.lock") + "' is locked. Stop the process that holds it, or give this server a data directory of its own (--data).",
+            line,
+            StringComparison.Ordinal);
 
         // The live server may have appended to its files, or rolled to a new one (at midnight); nothing else changed.
         foreach ((string file, byte[] content) in before)
@@ -73,6 +78,71 @@ public sealed class StartupTests
 
         Assert.DoesNotContain(Directory.GetFiles(logs), f => File.ReadAllText(f).Contains("in use by another server", StringComparison.Ordinal));
         Assert.Equal(HttpStatusCode.Created, (await live.Api.AppendAsync("s", "0", EventsApi.OneEvent("E", "2"))).Status);
+    }
+
+    [Fact]
+    public async Task A_server_on_a_filter_directory_another_process_holds_exits_3_with_one_line_and_no_stack_trace()
+    {
+        using var directory = new TempDirectory();
+        string filterDirectory = Path.Combine(directory.Path, "filter");
+        using var holder = new StreamExistenceFilter(new StreamExistenceFilterOptions { DataDirectory = filterDirectory, SizeBytes = 1_000_000 }, new InMemoryStreamLog());
+        holder.Open();
+
+        (int exitCode, string output, string errors) = await ServerProcess.RunToExitAsync(directory.Path, ServerInformationLevel);
+
+        // Regression (issue 32): exit code 1, after the host's "Hosting failed to start" with 50 lines of stack trace.
+        Assert.Equal(3, exitCode);
+        Assert.Equal(
+            $"EventLog.Server: error: The stream-existence filter's data directory '{filterDirectory}' is in use: '{Path.Combine(filterDirectory, "stream-existence.filter")}' is open for writing by another process (or another filter in this one). "
+            + "Stop that process (another server on this directory, or 'eventfilter repair'), or give this one a directory of its own (StreamExistenceFilter:DataDirectory).",
+            Assert.Single(errors.Split('\n', StringSplitOptions.RemoveEmptyEntries)));
+        AssertNoStackTrace(output, directory.Path);
+    }
+
+    [Fact]
+    public async Task A_server_on_a_log_another_process_holds_exits_3_with_one_line_and_no_stack_trace()
+    {
+        using var directory = new TempDirectory();
+        await using EventLogEngine holder = await EventLogEngine.OpenAsync(new EventLogOptions { DataDirectory = directory.Path, StreamExistenceFilterSizeBytes = 0 });
+
+        (int exitCode, string output, string errors) = await ServerProcess.RunToExitAsync(directory.Path, ServerInformationLevel);
+
+        Assert.Equal(3, exitCode);
+        string line = Assert.Single(errors.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.StartsWith($"EventLog.Server: error: The data directory '{directory.Path}' is in use by another ", line, StringComparison.Ordinal);
+        Assert.EndsWith(" Stop the process that holds it, or give this server a data directory of its own (--data).", line, StringComparison.Ordinal);
+        AssertNoStackTrace(output, directory.Path, "could not be opened, so the server stops: ");
+    }
+
+    [RootFact]
+    public async Task A_server_that_may_not_write_its_filter_files_exits_4_with_one_line_and_no_stack_trace()
+    {
+        using var directory = new TempDirectory();
+        using (ServerProcess first = await ServerProcess.StartAsync(directory.Path))
+        {
+            Assert.Equal(HttpStatusCode.Created, (await first.Api.AppendAsync("s", "no-stream", EventsApi.OneEvent("E", "1"))).Status);
+            Assert.Equal(0, await first.InterruptAsync(HangGuard.Limit));
+        }
+
+        // The data directory is the service user's, but the filter's files are root's (as after a tool run as root):
+        // the filter's directory check passes, and opening its files for writing fails. Root may write anything, so
+        // the server runs as nobody.
+        const int nobody = 65534;
+        Run("chmod", "o+rx", directory.Path); // a temporary directory is its creator's alone
+        Run("chown", "-R", $"{nobody}:{nobody}", directory.Path);
+        Run("chown", ["0:0", .. Directory.GetFiles(Path.Combine(directory.Path, "filter"))]);
+        foreach (string log in Directory.GetFiles(Path.Combine(directory.Path, "logs")))
+        {
+            File.Delete(log); // only the refused start's lines
+        }
+
+        (int exitCode, string output, string errors) = await ServerProcess.RunToExitAsync(directory.Path, ServerInformationLevel, userId: nobody);
+
+        Assert.Equal(4, exitCode);
+        string line = Assert.Single(errors.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.StartsWith($"EventLog.Server: error: The stream-existence filter may not write its files in '{Path.Combine(directory.Path, "filter")}': Access to the path ", line, StringComparison.Ordinal);
+        Assert.EndsWith("Give the user this process runs as read and write access to that directory and every file in it (a file made by another user, such as root, keeps its owner), or set StreamExistenceFilter:DataDirectory to another directory.", line, StringComparison.Ordinal);
+        AssertNoStackTrace(output, directory.Path);
     }
 
     [Fact]
@@ -94,6 +164,26 @@ public sealed class StartupTests
             Assert.Equal(0, await server.InterruptAsync(HangGuard.Limit));
             Assert.False(File.Exists(Path.Combine(directory.Path, "filter", "stream-existence.filter")), server.Output);
         }
+    }
+
+    // The default level of appsettings.json, which the tests' arguments lower to Warning.
+    private static readonly string[] ServerInformationLevel = ["--Serilog:MinimumLevel:Default", "Information"];
+
+    /// <summary>Neither the console nor the log file has a stack trace; the failure's one line is in both.</summary>
+    private static void AssertNoStackTrace(string output, string dataDirectory, string failureLine = "could not be opened, so the host stops: ")
+    {
+        string logs = string.Join('\n', Directory.GetFiles(Path.Combine(dataDirectory, "logs")).Select(File.ReadAllText));
+        Assert.Contains(failureLine, output, StringComparison.Ordinal);
+        Assert.Contains(failureLine, logs, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", output, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", logs, StringComparison.Ordinal);
+    }
+
+    private static void Run(string command, params string[] arguments)
+    {
+        using var process = Process.Start(command, arguments);
+        process.WaitForExit();
+        Assert.Equal(0, process.ExitCode);
     }
 
     [Fact]

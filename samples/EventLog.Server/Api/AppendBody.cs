@@ -31,6 +31,14 @@ internal static class AppendBody
                 ? Problems.BodyTooLarge()
                 : Problems.InvalidBody($"The request body could not be read: {error.Message}"));
         }
+        catch (Exception gone) when (gone is OperationCanceledException or IOException)
+        {
+            // The connection closed before the whole body came: the client went away, or the server is shutting down
+            // and the host's shutdown timeout cut the request (docs/server.md, "Start and stop"). Nobody is left to
+            // answer, so this is no server error: the request's log line says 499, without a stack trace. (Kestrel
+            // cancels RequestAborted only after the read fails, so ASP.NET's own 499 for it comes only sometimes.)
+            return new Result(null, TypedResults.StatusCode(StatusCodes.Status499ClientClosedRequest));
+        }
 
         return Parse(body);
     }

@@ -18,7 +18,19 @@ internal sealed class EngineOpener(EngineHandle handle, ServerSettings settings,
         long started = Stopwatch.GetTimestamp();
 
         // The server already holds server.lock (ServerApp.Build); the engine takes its own lock on log/ and index/.
-        EventLogEngine engine = await EventLogEngine.OpenAsync(settings.Engine, cancellationToken).ConfigureAwait(false);
+        EventLogEngine engine;
+        try
+        {
+            engine = await EventLogEngine.OpenAsync(settings.Engine, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception error) when (ExitCodes.IsKnownCause(error))
+        {
+            // The host's own report of it is left out of the log (SerilogSetup): this is its one line.
+            Log.OpenFailed(logger, settings.DataDirectory, error.Message);
+            Log.OpenFailedDetail(logger, error);
+            throw;
+        }
+
         handle.Opened(engine);
 
         LogRecovery log = engine.LogRecovery;

@@ -3,7 +3,7 @@ using Microsoft.Extensions.Logging;
 namespace EventLog.Server.Logging;
 
 /// <summary>
-/// The server's own log lines (docs/server.md, "What it prints"). Event ids from 100, clear of the filter's 1-21;
+/// The server's own log lines (docs/server.md, "What it prints"). Event ids from 100, clear of the filter's (below 100);
 /// stable, so alerts may key on them.
 /// </summary>
 internal static partial class Log
@@ -37,6 +37,14 @@ internal static partial class Log
 
     [LoggerMessage(111, LogLevel.Information, "Data directory {DataDirectory}: log/ and index/ for the log, {FilterDirectory} for the stream-existence filter ({FilterSize}, {FilterState}), logs/ for these lines", EventName = "DataLayout")]
     public static partial void DataLayout(ILogger logger, string dataDirectory, string filterDirectory, string filterSize, string filterState);
+
+    // One line, without the exception: its message names the cause (docs/operations.md, "Start-up failures"). The
+    // exception goes to OpenFailedDetail, at Debug.
+    [LoggerMessage(113, LogLevel.Critical, "The event log in {DataDirectory} could not be opened, so the server stops: {Message}", EventName = "OpenFailed")]
+    public static partial void OpenFailed(ILogger logger, string dataDirectory, string message);
+
+    [LoggerMessage(114, LogLevel.Debug, "The event log: the failure that stopped its open, with its stack", EventName = "OpenFailedDetail")]
+    public static partial void OpenFailedDetail(ILogger logger, Exception error);
 
     [LoggerMessage(112, LogLevel.Information, "API: POST and GET /streams/{{stream}}, GET /filter, GET /filter/streams/{{stream}}, GET /health, GET /metrics (docs/server.md)", EventName = "Endpoints")]
     public static partial void Endpoints(ILogger logger);

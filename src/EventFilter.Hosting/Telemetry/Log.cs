@@ -63,8 +63,13 @@ internal static partial class Log
     [LoggerMessage(12, LogLevel.Error, "Stream-existence filter {Path}: background work failed (a failed catch-up answers \"maybe\" until the host restarts; a failed resize or online rebuild leaves the old file serving): {Message}", EventName = "BackgroundWorkFailed")]
     public static partial void BackgroundWorkFailed(ILogger logger, string path, string message, Exception error);
 
+    // One line, without the exception: a known cause's message says what to do, and a stack trace would bury it. The
+    // exception goes to OpenFailedDetail, at Debug.
     [LoggerMessage(13, LogLevel.Critical, "Stream-existence filter {Path} could not be opened, so the host stops: {Message}", EventName = "OpenFailed")]
-    public static partial void OpenFailed(ILogger logger, string path, string message, Exception error);
+    public static partial void OpenFailed(ILogger logger, string path, string message);
+
+    [LoggerMessage(40, LogLevel.Debug, "Stream-existence filter {Path}: the failure that stopped the open, with its stack", EventName = "OpenFailedDetail")]
+    public static partial void OpenFailedDetail(ILogger logger, string path, Exception error);
 
     [LoggerMessage(14, LogLevel.Error, "Stream-existence filter {Path}: checkpoint at {Position} failed: {Message}", EventName = "CheckpointFailed")]
     public static partial void CheckpointFailed(ILogger logger, string path, long position, string message, Exception error);
@@ -75,8 +80,8 @@ internal static partial class Log
     [LoggerMessage(16, LogLevel.Information, "Stream-existence filter {Path} stopped; final checkpoint at {Position}", EventName = "Stopped")]
     public static partial void Stopped(ILogger logger, string path, long? position);
 
-    [LoggerMessage(17, LogLevel.Warning, "Stream-existence filter {Path}: shutdown timed out waiting for background work; the file stays mapped and the next start catches up from the last checkpoint", EventName = "StopTimedOut")]
-    public static partial void StopTimedOut(ILogger logger, string path);
+    [LoggerMessage(17, LogLevel.Warning, "Stream-existence filter {Path}: the host's shutdown timeout expired before its background work ended ({Unfinished} still running); checkpoint at {Position}; the file is closed when that work ends, or by the process's exit, and the next start catches up from the checkpoint", EventName = "StopTimedOut")]
+    public static partial void StopTimedOut(ILogger logger, string path, string unfinished, long? position);
 
     [LoggerMessage(23, LogLevel.Error, "Stream-existence filter {Path}: the host broke the host contract ({Violation}): {Detail} Further {Violation} violations are counted in eventfilter.host_contract.violations, not logged.", EventName = "HostContractViolated")]
     public static partial void HostContractViolated(ILogger logger, string path, string violation, string detail);
