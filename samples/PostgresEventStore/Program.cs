@@ -11,9 +11,18 @@ if (args is ["--bench", ..])
 }
 
 var builder = WebApplication.CreateBuilder(args);
-string connectionString = builder.Configuration.GetConnectionString("Events")
-    ?? throw new InvalidOperationException("Set ConnectionStrings:Events (appsettings.json, or --ConnectionStrings:Events \"Host=...\").");
-builder.Services.AddSingleton(NpgsqlDataSource.Create(connectionString));
+NpgsqlDataSource database;
+try
+{
+    database = NpgsqlDataSource.Create(builder.Configuration.GetConnectionString("Events") ?? "");
+}
+catch (ArgumentException invalid)
+{
+    Console.Error.WriteLine($"ConnectionStrings:Events is not a usable connection string ({invalid.Message}): set it in appsettings.json or as --ConnectionStrings:Events \"Host=...\"");
+    return 2;
+}
+
+builder.Services.AddSingleton(database);
 builder.Services.AddSingleton<CommittedEnd, HighWaterMark>();
 builder.Services.AddSingleton<PostgresStreamLog>();
 builder.Services.AddSingleton<IStreamNameLog>(services => services.GetRequiredService<PostgresStreamLog>());
@@ -39,15 +48,27 @@ app.MapGet("/streams/{name}", (string name, IStreamExistenceFilter filter) => ne
 
 try
 {
-    // Validate before running, so a bad setting is one line and an exit code, not the host's stack trace.
-    _ = app.Services.GetRequiredService<IOptions<StreamExistenceFilterHostingOptions>>().Value;
+    await EventsTable.CreateAsync(database); // before the filter reads it
+    await app.RunAsync();
+    return 0;
 }
 catch (OptionsValidationException invalid)
 {
-    Console.Error.WriteLine(invalid.Message);
+    Console.Error.WriteLine(invalid.Message); // a bad setting, named (docs/configuration.md, "Errors")
     return 2;
 }
-
-await EventsTable.CreateAsync(app.Services.GetRequiredService<NpgsqlDataSource>());
-await app.RunAsync();
-return 0;
+catch (StreamExistenceFilterStartException failed)
+{
+    Console.Error.WriteLine(failed.Message); // the cause and what to do (docs/operations.md, "Start-up failures")
+    return failed.ExitCode;
+}
+catch (NpgsqlException unreachable)
+{
+    Console.Error.WriteLine($"The events database: {unreachable.Message} (ConnectionStrings:Events)"); // unreachable, or refused us
+    return 1;
+}
+catch (Exception unexpected)
+{
+    Console.Error.WriteLine(unexpected); // no known cause: the whole exception, for a bug report
+    return 1;
+}
