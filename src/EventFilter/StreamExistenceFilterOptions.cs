@@ -54,6 +54,18 @@ public sealed class StreamExistenceFilterOptions
     /// <summary>Receives catch-up progress (records, rate, percent, ETA) about once a second and at the end; null for none.</summary>
     internal IProgress<CatchUpProgress>? CatchUpProgress { get; init; }
 
+    /// <summary>
+    /// The most threads a catch-up adds a large batch with, its own included (docs/design.md, "Hot path"). A host that
+    /// must leave cores to its own work caps it. The default value is <see cref="Environment.ProcessorCount"/>.
+    /// </summary>
+    internal int CatchUpThreads { get; init; } = Environment.ProcessorCount;
+
+    /// <summary>
+    /// False reads the log 4,096 records at a time through the prefetch pipeline, as before the region path existed:
+    /// the same-run "before" of the <c>scale</c> experiment. The default value is true.
+    /// </summary>
+    internal bool CatchUpByRegion { get; init; } = true;
+
     /// <summary>The filter file's path.</summary>
     public string FilterPath => Path.Combine(DataDirectory, DefaultFileName);
 
@@ -86,6 +98,7 @@ public sealed class StreamExistenceFilterOptions
         }
 
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(CatchUpCheckpointRecords);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(CatchUpThreads);
         ArgumentNullException.ThrowIfNull(TimeProvider);
         if (!(AllOnesRebuildThreshold is > 0 and <= 1))
         {

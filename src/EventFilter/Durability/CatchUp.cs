@@ -1,3 +1,5 @@
+using EventFilter.Blocked;
+
 namespace EventFilter.Durability;
 
 /// <summary>
@@ -51,7 +53,8 @@ internal sealed class CatchUp
         Volatile.Write(ref _coverTo, coverTo);
         long start = target.DurablePosition;
         Volatile.Write(ref _position, start);
-        var batch = new StreamNameBatch();
+        var batch = _options.CatchUpByRegion ? RegionAdder.BatchFor(target.File.LineCount) : new StreamNameBatch();
+        using var adder = new RegionAdder(_options.CatchUpThreads);
         var reporter = new CatchUpReporter(target.File.Path, start, Report);
         var watch = new LogWatch(target.File.Path, _observer, _options.TimeProvider, _options.LogPatience);
         var end = new LogEnd(_log);
@@ -119,7 +122,7 @@ internal sealed class CatchUp
                 continue;
             }
 
-            target.File.AddBatch(batch.Names, batch.Lengths);
+            Add(target.File, batch, adder);
             Volatile.Write(ref _position, batch.NextPosition);
             if (records == 0)
             {
@@ -139,6 +142,18 @@ internal sealed class CatchUp
         }
 
         return done!;
+    }
+
+    private void Add(FilterFile file, StreamNameBatch batch, RegionAdder adder)
+    {
+        if (_options.CatchUpByRegion)
+        {
+            file.AddBatch(batch, adder);
+        }
+        else
+        {
+            file.AddBatch(batch.Names, batch.Lengths);
+        }
     }
 
     // Positions need not count records (a host's may be byte offsets): scale the rest by the first batch's density.
