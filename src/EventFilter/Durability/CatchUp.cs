@@ -122,12 +122,14 @@ internal sealed class CatchUp
                 continue;
             }
 
-            Add(target.File, batch, adder);
-            Volatile.Write(ref _position, batch.NextPosition);
             if (records == 0)
             {
-                target.File.ExpectAdds(EstimateNames(batch.Count, from, batch.NextPosition, end.Value));
+                // Before the first batch's adds, so that they too find their pages' private copies made.
+                target.File.ExpectAdds(EstimateNames(batch.Count, from, batch.NextPosition, end.Value), _options.CatchUpByRegion ? _options.CatchUpThreads : 1);
             }
+
+            Add(target.File, batch, adder);
+            Volatile.Write(ref _position, batch.NextPosition);
 
             watch.Clear();
             waits = 0;
