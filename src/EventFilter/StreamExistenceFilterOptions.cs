@@ -60,11 +60,8 @@ public sealed class StreamExistenceFilterOptions
     /// </summary>
     internal int CatchUpThreads { get; init; } = Environment.ProcessorCount;
 
-    /// <summary>
-    /// False reads the log 4,096 records at a time through the prefetch pipeline, as before the region path existed:
-    /// the same-run "before" of the <c>scale</c> experiment. The default value is true.
-    /// </summary>
-    internal bool CatchUpByRegion { get; init; } = true;
+    /// <summary>How a catch-up adds what it reads; the others are for same-run comparisons. The default value is by region.</summary>
+    internal Durability.CatchUpAdds CatchUpAdds { get; init; } = Durability.CatchUpAdds.Regions;
 
     /// <summary>The filter file's path.</summary>
     public string FilterPath => Path.Combine(DataDirectory, DefaultFileName);

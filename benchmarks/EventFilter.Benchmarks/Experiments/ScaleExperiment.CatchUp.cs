@@ -17,7 +17,7 @@ public static partial class ScaleExperiment
         var options = new StreamExistenceFilterOptions
         {
             DataDirectory = directory, SizeBytes = size, CatchUpCheckpointRecords = long.MaxValue,
-            CatchUpThreads = path.Threads, CatchUpByRegion = path.ByRegion,
+            CatchUpThreads = path.Threads, CatchUpAdds = path.Adds,
         };
         try
         {
@@ -34,6 +34,23 @@ public static partial class ScaleExperiment
         {
             Directory.Delete(directory, recursive: true);
         }
+    }
+
+    /// <summary>
+    /// Nanoseconds per name to read the whole log into a batch of the catch-up's size and add nothing: the host's share
+    /// of a catch-up, which one thread pays whatever the filter does (it bounds the speed-up on more cores).
+    /// </summary>
+    private static double ReadAloneNs(long size, PackedNameLog log)
+    {
+        StreamNameBatch batch = Blocked.RegionAdder.BatchFor((uint)(size / 64) - 1);
+        long started = Stopwatch.GetTimestamp();
+        for (long position = 0; position < log.EndPosition; position = batch.NextPosition)
+        {
+            batch.Clear();
+            log.ReadAsync(position, batch, CancellationToken.None).GetAwaiter().GetResult();
+        }
+
+        return Stopwatch.GetElapsedTime(started).TotalNanoseconds / log.EndPosition;
     }
 
     /// <summary>Asks every name of the log in batches, on every core: each "definitely not" is a false negative.</summary>

@@ -20,6 +20,7 @@ internal sealed class RegionAdder : IDisposable
     private const int MaxRegions = 1 << 10;
 
     private readonly int _maxThreads;
+    private readonly bool _partition;
     private readonly int[][] _counts;
     private readonly int[][] _offsets;
     private readonly (int Start, int End)[] _owned;
@@ -35,9 +36,11 @@ internal sealed class RegionAdder : IDisposable
     private int _threads, _regions, _regionShift;
 
     /// <param name="threads">The most threads a batch is added with (the calling one included).</param>
-    public RegionAdder(int threads)
+    /// <param name="partition">False adds in log order (one region): the rejected design, kept for the <c>scale</c> experiment.</param>
+    public RegionAdder(int threads, bool partition = true)
     {
         _maxThreads = Math.Max(1, threads);
+        _partition = partition;
         _counts = new int[_maxThreads][];
         _offsets = new int[_maxThreads][];
         for (int t = 0; t < _maxThreads; t++)
@@ -77,7 +80,7 @@ internal sealed class RegionAdder : IDisposable
         (_batch, _lines, _seed) = (batch, lines, seed);
         _threads = count >= ParallelMinimum ? _maxThreads : 1;
         _regionShift = lines.RegionShift;
-        _regions = lines.Regions;
+        _regions = _partition ? lines.Regions : 1;
         try
         {
             if (_threads == 1)
@@ -169,7 +172,7 @@ internal sealed class RegionAdder : IDisposable
     private int Bucket(ulong hash)
     {
         uint line = _lines!.LineOfKey(hash);
-        int region = (int)(line >> _regionShift);
+        int region = _regions == 1 ? 0 : (int)(line >> _regionShift);
         return _threads == 1 ? region : ((int)((line >> 6) % (uint)_threads) * _regions) + region;
     }
 

@@ -53,8 +53,9 @@ internal sealed class CatchUp
         Volatile.Write(ref _coverTo, coverTo);
         long start = target.DurablePosition;
         Volatile.Write(ref _position, start);
-        var batch = _options.CatchUpByRegion ? RegionAdder.BatchFor(target.File.LineCount) : new StreamNameBatch();
-        using var adder = new RegionAdder(_options.CatchUpThreads);
+        bool pipeline = _options.CatchUpAdds == CatchUpAdds.Pipeline;
+        var batch = pipeline ? new StreamNameBatch() : RegionAdder.BatchFor(target.File.LineCount);
+        using var adder = new RegionAdder(_options.CatchUpThreads, partition: _options.CatchUpAdds == CatchUpAdds.Regions);
         var reporter = new CatchUpReporter(target.File.Path, start, Report);
         var watch = new LogWatch(target.File.Path, _observer, _options.TimeProvider, _options.LogPatience);
         var end = new LogEnd(_log);
@@ -125,7 +126,7 @@ internal sealed class CatchUp
             if (records == 0)
             {
                 // Before the first batch's adds, so that they too find their pages' private copies made.
-                target.File.ExpectAdds(EstimateNames(batch.Count, from, batch.NextPosition, end.Value), _options.CatchUpByRegion ? _options.CatchUpThreads : 1);
+                target.File.ExpectAdds(EstimateNames(batch.Count, from, batch.NextPosition, end.Value), pipeline ? 1 : _options.CatchUpThreads);
             }
 
             Add(target.File, batch, adder);
@@ -148,13 +149,13 @@ internal sealed class CatchUp
 
     private void Add(FilterFile file, StreamNameBatch batch, RegionAdder adder)
     {
-        if (_options.CatchUpByRegion)
+        if (_options.CatchUpAdds == CatchUpAdds.Pipeline)
         {
-            file.AddBatch(batch, adder);
+            file.AddBatch(batch.Names, batch.Lengths);
         }
         else
         {
-            file.AddBatch(batch.Names, batch.Lengths);
+            file.AddBatch(batch, adder);
         }
     }
 
