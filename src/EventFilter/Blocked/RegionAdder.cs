@@ -83,7 +83,13 @@ internal sealed class RegionAdder : IDisposable
         _regions = _partition ? lines.Regions : 1;
         try
         {
-            if (_threads == 1)
+            if (_threads == 1 && _regions == 1)
+            {
+                // One bucket (a file of one region, or no partition): the hashes are already in order.
+                HashAndCount(0);
+                lines.AddGrouped(_hashes.AsSpan(0, count));
+            }
+            else if (_threads == 1)
             {
                 HashAndCount(0);
                 Scatter(0);

@@ -14,20 +14,22 @@ public sealed unsafe class RegionAdderTests
 {
     private const ulong Seed = 0x5EED_0033;
 
-    // 70,001 lines: five regions, the last one short; k = 6 on the vector probes, k = 12 past the narrow lanes.
+    // 70,001 lines: five regions, the last one short; 4,096 lines: one region, added without a partition.
+    // k = 6 takes the vector probes, k = 12 the lanes past the narrow ones; two lines per key, the spread path.
     [Theory]
-    [InlineData(1, 100_000, 6, 1)]
-    [InlineData(2, 100_000, 6, 1)]
-    [InlineData(3, 100_000, 6, 1)]
-    [InlineData(2, 1_000, 6, 1)]
-    [InlineData(2, 100_000, 12, 1)]
-    [InlineData(2, 100_000, 6, 2)]
-    public void Region_path_sets_the_same_lines_and_marks_as_the_pipeline(int threads, int count, int k, int linesPerKey)
+    [InlineData(1, 100_000, 6, 1, 70_001)]
+    [InlineData(2, 100_000, 6, 1, 70_001)]
+    [InlineData(3, 100_000, 6, 1, 70_001)]
+    [InlineData(2, 1_000, 6, 1, 70_001)]
+    [InlineData(2, 100_000, 12, 1, 70_001)]
+    [InlineData(2, 100_000, 6, 2, 70_001)]
+    [InlineData(1, 100_000, 6, 1, 4_096)]
+    [InlineData(2, 100_000, 6, 1, 4_096)]
+    public void Region_path_sets_the_same_lines_and_marks_as_the_pipeline(int threads, int count, int k, int linesPerKey, uint lineCount)
     {
-        const uint LineCount = 70_001;
         StreamNameBatch batch = Batch(0, count);
-        using var pipeline = new NativeLines(LineCount, k, linesPerKey);
-        using var grouped = new NativeLines(LineCount, k, linesPerKey);
+        using var pipeline = new NativeLines(lineCount, k, linesPerKey);
+        using var grouped = new NativeLines(lineCount, k, linesPerKey);
         using var adder = new RegionAdder(threads);
 
         pipeline.Lines.AddBatch(Hashes(batch));
@@ -35,7 +37,7 @@ public sealed unsafe class RegionAdderTests
 
         Assert.True(pipeline.Bytes.SequenceEqual(grouped.Bytes), "the lines differ");
         Assert.Equal(pipeline.TakeMarks(), grouped.TakeMarks());
-        Assert.Equal(0, LineVerifier.Scan(grouped.Lines.Lines, LineCount, repair: false, threshold: 1).MismatchedLines);
+        Assert.Equal(0, LineVerifier.Scan(grouped.Lines.Lines, lineCount, repair: false, threshold: 1).MismatchedLines);
     }
 
     [Fact]
