@@ -53,6 +53,26 @@ public static partial class ScaleExperiment
         return Stopwatch.GetElapsedTime(started).TotalNanoseconds / log.EndPosition;
     }
 
+    /// <summary>
+    /// Nanoseconds per name (of <paramref name="names"/>) to make every page's private copy of a fresh file of
+    /// <paramref name="size"/> on <paramref name="threads"/> threads, as a catch-up does before its first batch.
+    /// </summary>
+    private static double PopulateAloneNs(long size, long names, int threads)
+    {
+        string path = BenchmarkDirectory.Scratch($"scale-populate-{Guid.NewGuid():N}.filter");
+        try
+        {
+            using FilterFile file = FilterFile.Create(path, new FilterFileOptions { SizeBytes = size });
+            long started = Stopwatch.GetTimestamp();
+            file.ExpectAdds(long.MaxValue, threads);
+            return Stopwatch.GetElapsedTime(started).TotalNanoseconds / names;
+        }
+        finally
+        {
+            BenchmarkDirectory.DeleteQuietly(path);
+        }
+    }
+
     /// <summary>Asks every name of the log in batches, on every core: each "definitely not" is a false negative.</summary>
     private static long FalseNegatives(FilterFile file, PackedNameLog log)
     {

@@ -55,13 +55,14 @@ public static partial class ScaleExperiment
                 foreach (CatchUpPath path in round % 2 == 1 ? paths : paths.Reverse())
                 {
                     (double ns, long missing) = CatchUpOnce(size, log, path);
+                    double populateNs = PopulateAloneNs(size, names, path.Adds == CatchUpAdds.Pipeline ? 1 : path.Threads);
                     falseNegatives += missing;
-                    Console.Error.WriteLine($"  round {round}, {path.Name}: {ns:F1} ns/name, chase {chaseNs:F1}, log read alone {readNs:F1}, false negatives {missing}");
+                    Console.Error.WriteLine($"  round {round}, {path.Name}: {ns:F1} ns/name, chase {chaseNs:F1}, log read alone {readNs:F1}, populate alone {populateNs:F1}, false negatives {missing}");
                     rows.Add(new JsonObject
                     {
                         ["size_mib"] = size / MiB, ["names"] = names, ["path"] = path.Name, ["threads"] = path.Threads, ["round"] = round,
                         ["ns_per_name"] = Math.Round(ns, 1), ["chase_ns"] = Math.Round(chaseNs, 1), ["x_chase"] = Math.Round(ns / chaseNs, 3),
-                        ["false_negatives"] = missing, ["log_read_alone_ns"] = Math.Round(readNs, 1),
+                        ["false_negatives"] = missing, ["log_read_alone_ns"] = Math.Round(readNs, 1), ["populate_alone_ns"] = Math.Round(populateNs, 1),
                     });
                 }
             }
@@ -80,9 +81,9 @@ public static partial class ScaleExperiment
             File.WriteAllText(jsonPath, result.ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
         }
 
-        MarkdownTable.Print(["size", "names", "path", "round", "ns/name to ready", "chase ns", "x chase", "log read alone ns", "false negatives"], rows.Select(r => new[]
+        MarkdownTable.Print(["size", "names", "path", "round", "ns/name to ready", "chase ns", "x chase", "log read alone ns", "populate alone ns", "false negatives"], rows.Select(r => new[]
         {
-            $"{r!["size_mib"]} MiB", $"{r["names"]!.GetValue<long>():N0}", r["path"]!.GetValue<string>(), $"{r["round"]}", F(r["ns_per_name"]!), F(r["chase_ns"]!), r["x_chase"]!.GetValue<double>().ToString("F3", CultureInfo.InvariantCulture), F(r["log_read_alone_ns"]!), $"{r["false_negatives"]}",
+            $"{r!["size_mib"]} MiB", $"{r["names"]!.GetValue<long>():N0}", r["path"]!.GetValue<string>(), $"{r["round"]}", F(r["ns_per_name"]!), F(r["chase_ns"]!), r["x_chase"]!.GetValue<double>().ToString("F3", CultureInfo.InvariantCulture), F(r["log_read_alone_ns"]!), F(r["populate_alone_ns"]!), $"{r["false_negatives"]}",
         }).ToList());
         if (paths.Length == 4)
         {
