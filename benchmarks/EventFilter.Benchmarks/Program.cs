@@ -3,7 +3,7 @@ using EventFilter.Benchmarks;
 using EventFilter.Benchmarks.Experiments;
 using EventFilter.Benchmarks.Workload;
 
-// `flush`, `targets`, `fpr`, `spread` and `alloccheck` are console experiments; anything else goes to BenchmarkDotNet's switcher
+// `flush`, `targets`, `scale`, `fpr`, `spread` and `alloccheck` are console experiments; anything else goes to BenchmarkDotNet's switcher
 // (e.g. `--filter '*MightExist*' --job short`). See docs/benchmarks.md for every command and its results.
 switch (args.FirstOrDefault())
 {
@@ -17,6 +17,8 @@ switch (args.FirstOrDefault())
     case "targets":
         int targetsJson = Array.IndexOf(args, "--json");
         return TargetsExperiment.Run(targetsJson > 0 && targetsJson + 1 < args.Length ? args[targetsJson + 1] : null);
+    case "scale":
+        return ScaleExperiment.Run(args);
     case "fpr":
         return FalsePositiveExperiment.Run();
     case "spread":

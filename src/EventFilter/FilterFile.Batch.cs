@@ -40,6 +40,16 @@ public sealed partial class FilterFile
         Pipeline(ref source, add: true, []);
     }
 
+    /// <summary>
+    /// Adds a catch-up's batch through <paramref name="adder"/>: hashed, grouped by line region and added region by
+    /// region, on the adder's threads when the batch is large (docs/design.md, "Hot path").
+    /// </summary>
+    internal void AddBatch(StreamNameBatch batch, Blocked.RegionAdder adder)
+    {
+        ThrowIfReadOnly();
+        adder.Add(_lines, _seed, batch);
+    }
+
     /// <summary>Answers UTF-8 names packed as for <see cref="AddBatch(ReadOnlySpan{byte}, ReadOnlySpan{int})"/>.</summary>
     internal void MightExistBatch(ReadOnlySpan<byte> utf8Names, ReadOnlySpan<int> lengths, Span<bool> results)
     {

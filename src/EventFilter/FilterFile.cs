@@ -231,11 +231,14 @@ public sealed unsafe partial class FilterFile : IDisposable
     /// random page; from two names per page on, most pages (86%) would take a copy-on-write fault of their own, and
     /// making all the private copies in one call is cheaper (docs/design.md, "Catch-up").
     /// </summary>
-    public void ExpectAdds(long names)
+    public void ExpectAdds(long names) => ExpectAdds(names, threads: 1);
+
+    /// <summary><see cref="ExpectAdds(long)"/>, making the private copies on <paramref name="threads"/> threads at once.</summary>
+    internal void ExpectAdds(long names, int threads)
     {
         if (names >= 2 * (_file.Length / Environment.SystemPageSize))
         {
-            _file.PopulateForWrites();
+            _file.PopulateForWrites(threads);
         }
     }
 

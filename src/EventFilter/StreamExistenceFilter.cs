@@ -52,6 +52,9 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
     /// <summary>What verification found when the serving file was opened; null when disabled or not opened.</summary>
     internal VerificationResult? Verification => _files.Serving?.File.Verification;
 
+    /// <summary>The file serving lookups; null when disabled or not opened. For experiments that ask in batches.</summary>
+    internal FilterFile? ServingFile => _files.Serving?.File;
+
     /// <summary>
     /// The highest record end the host has given to <c>Add</c> since the serving file opened (0 before any): how far its
     /// appends reached, whatever the log's end says. For telemetry (the checkpoint lag of a host whose end is stuck);

@@ -54,6 +54,15 @@ public sealed class StreamExistenceFilterOptions
     /// <summary>Receives catch-up progress (records, rate, percent, ETA) about once a second and at the end; null for none.</summary>
     internal IProgress<CatchUpProgress>? CatchUpProgress { get; init; }
 
+    /// <summary>
+    /// The most threads a catch-up adds a large batch with, its own included (docs/design.md, "Hot path"). A host that
+    /// must leave cores to its own work caps it. The default value is <see cref="Environment.ProcessorCount"/>.
+    /// </summary>
+    internal int CatchUpThreads { get; init; } = Environment.ProcessorCount;
+
+    /// <summary>How a catch-up adds what it reads; the others are for same-run comparisons. The default value is by region.</summary>
+    internal Durability.CatchUpAdds CatchUpAdds { get; init; } = Durability.CatchUpAdds.Regions;
+
     /// <summary>The filter file's path.</summary>
     public string FilterPath => Path.Combine(DataDirectory, DefaultFileName);
 
@@ -86,6 +95,7 @@ public sealed class StreamExistenceFilterOptions
         }
 
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(CatchUpCheckpointRecords);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(CatchUpThreads);
         ArgumentNullException.ThrowIfNull(TimeProvider);
         if (!(AllOnesRebuildThreshold is > 0 and <= 1))
         {

@@ -83,6 +83,12 @@ public static class AllocationCheck
                 }));
             }
 
+            // A catch-up's batch: 4,096 names on one thread, and 65,536 on every core (the threads' steps included).
+            using var adder = new Blocked.RegionAdder(Environment.ProcessorCount);
+            StreamNameBatch catchUpSmall = CatchUpBatch(fresh.Utf8), catchUpLarge = CatchUpBatch(new StreamNames("catchu", Blocked.RegionAdder.ParallelMinimum).Utf8);
+            checks.Add(("AddBatch(catch-up batch) x4096, by region", () => filter.AddBatch(catchUpSmall, adder)));
+            checks.Add(("AddBatch(catch-up batch) x65536, by region, all cores", () => filter.AddBatch(catchUpLarge, adder)));
+
             int generation = 0;
             var rows = new List<string[]>();
             int failures = 0;
@@ -124,6 +130,17 @@ public static class AllocationCheck
                 Directory.Delete(hosted, recursive: true);
             }
         }
+    }
+
+    private static StreamNameBatch CatchUpBatch(byte[][] names)
+    {
+        var batch = new StreamNameBatch(names.Length, names.Sum(n => n.Length));
+        foreach (byte[] name in names)
+        {
+            batch.TryAdd(name);
+        }
+
+        return batch;
     }
 
     private static ReadOnlySpan<byte> Packed(StreamNames names, int start, int count) =>

@@ -1,3 +1,5 @@
+using EventFilter.Blocked;
+
 namespace EventFilter.Durability;
 
 /// <summary>
@@ -51,7 +53,9 @@ internal sealed class CatchUp
         Volatile.Write(ref _coverTo, coverTo);
         long start = target.DurablePosition;
         Volatile.Write(ref _position, start);
-        var batch = new StreamNameBatch();
+        bool pipeline = _options.CatchUpAdds == CatchUpAdds.Pipeline;
+        var batch = pipeline ? new StreamNameBatch() : RegionAdder.BatchFor(target.File.LineCount);
+        using var adder = new RegionAdder(_options.CatchUpThreads, partition: _options.CatchUpAdds == CatchUpAdds.Regions);
         var reporter = new CatchUpReporter(target.File.Path, start, Report);
         var watch = new LogWatch(target.File.Path, _observer, _options.TimeProvider, _options.LogPatience);
         var end = new LogEnd(_log);
@@ -119,12 +123,14 @@ internal sealed class CatchUp
                 continue;
             }
 
-            target.File.AddBatch(batch.Names, batch.Lengths);
-            Volatile.Write(ref _position, batch.NextPosition);
             if (records == 0)
             {
-                target.File.ExpectAdds(EstimateNames(batch.Count, from, batch.NextPosition, end.Value));
+                // Before the first batch's adds, so that they too find their pages' private copies made.
+                target.File.ExpectAdds(EstimateNames(batch.Count, from, batch.NextPosition, end.Value), pipeline ? 1 : _options.CatchUpThreads);
             }
+
+            Add(target.File, batch, adder);
+            Volatile.Write(ref _position, batch.NextPosition);
 
             watch.Clear();
             waits = 0;
@@ -139,6 +145,18 @@ internal sealed class CatchUp
         }
 
         return done!;
+    }
+
+    private void Add(FilterFile file, StreamNameBatch batch, RegionAdder adder)
+    {
+        if (_options.CatchUpAdds == CatchUpAdds.Pipeline)
+        {
+            file.AddBatch(batch.Names, batch.Lengths);
+        }
+        else
+        {
+            file.AddBatch(batch, adder);
+        }
     }
 
     // Positions need not count records (a host's may be byte offsets): scale the rest by the first batch's density.

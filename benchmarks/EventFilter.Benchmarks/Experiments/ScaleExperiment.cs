@@ -1,0 +1,132 @@
+using System.Globalization;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using EventFilter.Benchmarks.Baseline;
+using EventFilter.Benchmarks.Workload;
+using EventFilter.Durability;
+
+namespace EventFilter.Benchmarks.Experiments;
+
+/// <summary>
+/// <c>scale [--large | --sizes MIB,...] [--rounds R] [--bytes-per-name B] [--max-names-millions M] [--only PATH]
+/// [--json FILE]</c>: catch-up of a fresh filter from an in-memory log (a name per B bytes of filter, 8 by default, at
+/// most M million, 160 by default) at 256 MiB and 1 GiB (and 4 GiB with --large): by the previous path (4,096-record
+/// reads through the prefetch pipeline), by large batches with the deep prefetch but not partitioned, and by the region
+/// path on one thread and on every core; per name to ready, beside a dependent pointer chase over a buffer of the same
+/// size and the time to read the log alone, both taken in the same round. The paths alternate within a round and
+/// change order between rounds. Every added name is asked afterwards; one false negative fails the run (exit 1).
+/// Issue 33's goals: the region path on one thread at most 0.25 x chase at 1 GiB, and on two cores at least 1.7 x
+/// faster than on one. --only keeps the paths whose name contains PATH (to profile one). Each path first runs one
+/// untimed catch-up into 64 MiB, so that the timed ones run optimised code.
+/// </summary>
+public static partial class ScaleExperiment
+{
+    private const long MiB = 1L << 20;
+
+    public static int Run(string[] args)
+    {
+        long[] sizes = Option(args, "--sizes") is { } listed
+            ? listed.Split(',').Select(mib => long.Parse(mib, CultureInfo.InvariantCulture) * MiB).ToArray()
+            : args.Contains("--large") ? [256 * MiB, 1024 * MiB, 4096 * MiB] : [256 * MiB, 1024 * MiB];
+        int rounds = IntOption(args, "--rounds", 2), bytesPerName = IntOption(args, "--bytes-per-name", 8);
+        long maxNames = IntOption(args, "--max-names-millions", 160) * 1_000_000L; // 47 bytes each: 7.5 GB at 160M
+        string? jsonPath = Option(args, "--json");
+        int cores = Environment.ProcessorCount;
+        CatchUpPath[] paths =
+        [
+            new("pipeline (before)", 1, CatchUpAdds.Pipeline), new("unpartitioned, 1 thread", 1, CatchUpAdds.Unpartitioned),
+            new("region, 1 thread", 1, CatchUpAdds.Regions), new($"region, {cores} threads", cores, CatchUpAdds.Regions),
+        ];
+        if (Option(args, "--only") is { } only)
+        {
+            paths = paths.Where(p => p.Name.Contains(only, StringComparison.Ordinal)).ToArray(); // to profile one path
+        }
+
+        // One untimed catch-up per path into 64 MiB first, so that no timed round runs code the JIT has not optimised.
+        PackedNameLog warmUpLog = PackedNameLog.Numbered(8 << 20, "warmup");
+        foreach (CatchUpPath path in paths)
+        {
+            _ = CatchUpOnce(64 * MiB, warmUpLog, path);
+        }
+
+        var rows = new JsonArray();
+        long falseNegatives = 0;
+        foreach (long size in sizes)
+        {
+            long names = Math.Min(size / bytesPerName, maxNames);
+            Console.Error.WriteLine($"{size / MiB} MiB: writing {names:N0} names, building the chase...");
+            PackedNameLog log = PackedNameLog.Numbered(names, "scale");
+            using var chase = new PointerChaseBuffer(size, hugePages: false);
+            for (int round = 1; round <= rounds; round++)
+            {
+                double chaseNs = ChaseNs(chase), readNs = ReadAloneNs(size, log);
+                foreach (CatchUpPath path in round % 2 == 1 ? paths : paths.Reverse())
+                {
+                    (double ns, long missing) = CatchUpOnce(size, log, path);
+                    double populateNs = PopulateAloneNs(size, names, path.Adds == CatchUpAdds.Pipeline ? 1 : path.Threads);
+                    falseNegatives += missing;
+                    Console.Error.WriteLine($"  round {round}, {path.Name}: {ns:F1} ns/name, chase {chaseNs:F1}, log read alone {readNs:F1}, populate alone {populateNs:F1}, false negatives {missing}");
+                    rows.Add(new JsonObject
+                    {
+                        ["size_mib"] = size / MiB, ["names"] = names, ["path"] = path.Name, ["threads"] = path.Threads, ["round"] = round,
+                        ["ns_per_name"] = Math.Round(ns, 1), ["chase_ns"] = Math.Round(chaseNs, 1), ["x_chase"] = Math.Round(ns / chaseNs, 3),
+                        ["false_negatives"] = missing, ["log_read_alone_ns"] = Math.Round(readNs, 1), ["populate_alone_ns"] = Math.Round(populateNs, 1),
+                    });
+                }
+            }
+        }
+
+        var result = new JsonObject
+        {
+            ["rows"] = rows,
+            ["cores"] = cores,
+            ["bytes_per_name"] = bytesPerName,
+            ["false_negatives"] = falseNegatives,
+            ["load_average"] = File.ReadAllText("/proc/loadavg").Split(' ')[..3].Aggregate((a, b) => $"{a} {b}"),
+        };
+        if (jsonPath is not null)
+        {
+            File.WriteAllText(jsonPath, result.ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
+        }
+
+        MarkdownTable.Print(["size", "names", "path", "round", "ns/name to ready", "chase ns", "x chase", "log read alone ns", "populate alone ns", "false negatives"], rows.Select(r => new[]
+        {
+            $"{r!["size_mib"]} MiB", $"{r["names"]!.GetValue<long>():N0}", r["path"]!.GetValue<string>(), $"{r["round"]}", F(r["ns_per_name"]!), F(r["chase_ns"]!), r["x_chase"]!.GetValue<double>().ToString("F3", CultureInfo.InvariantCulture), F(r["log_read_alone_ns"]!), F(r["populate_alone_ns"]!), $"{r["false_negatives"]}",
+        }).ToList());
+        if (paths.Length == 4)
+        {
+            PrintGoals(rows, sizes, paths);
+        }
+
+        Console.WriteLine($"load average: {result["load_average"]}; false negatives: {falseNegatives}");
+        return falseNegatives == 0 ? 0 : 1;
+    }
+
+    // Per size, the best round of each path: region on one thread against its chase, and the cores' speed-up.
+    private static void PrintGoals(JsonArray rows, long[] sizes, CatchUpPath[] paths)
+    {
+        MarkdownTable.Print(["size", .. paths.Select(p => p.Name + " (best x chase)"), "speed-up on all cores", "1 thread ≤ 0.25 x chase", "speed-up ≥ 1.7"], sizes.Select(size =>
+        {
+            double[] best = paths.Select(p => rows.Where(r => r!["size_mib"]!.GetValue<long>() == size / MiB && r["path"]!.GetValue<string>() == p.Name)
+                .Min(r => r!["ns_per_name"]!.GetValue<double>())).ToArray();
+            double chase = rows.Where(r => r!["size_mib"]!.GetValue<long>() == size / MiB).Min(r => r!["chase_ns"]!.GetValue<double>());
+            double speedUp = best[2] / best[3];
+            return (IReadOnlyList<string>)[$"{size / MiB} MiB", .. best.Select(b => $"{b:F1} ns = {b / chase:F3}"), $"{speedUp:F2} x",
+                best[2] / chase <= 0.25 ? "yes" : "no", speedUp >= 1.7 ? "yes" : "no"];
+        }));
+    }
+
+    private static string F(JsonNode node) => node.GetValue<double>().ToString("F1", CultureInfo.InvariantCulture);
+
+    private static string? Option(string[] args, string name)
+    {
+        int at = Array.IndexOf(args, name);
+        return at > 0 && at + 1 < args.Length ? args[at + 1] : null;
+    }
+
+    private static int IntOption(string[] args, string name, int fallback) =>
+        Option(args, name) is { } value ? int.Parse(value, CultureInfo.InvariantCulture) : fallback;
+
+    /// <summary>A catch-up path: how it adds, and its thread cap.</summary>
+    private sealed record CatchUpPath(string Name, int Threads, CatchUpAdds Adds);
+}
