@@ -53,7 +53,7 @@ public sealed class StopTimeoutTests : IDisposable
             await stop;
 
             string line = Assert.Single(_logs.Messages(17));
-            Assert.Contains("(catch-up still running); checkpoint at 0;", line, StringComparison.Ordinal);
+            Assert.Matches(@"\(catch-up(, a checkpoint tick)? still running\); checkpoint at 0;", line);
             Assert.Empty(_logs.Messages(16));
 
             // The file stays mapped under the read; once it returns, the work ends and the file is closed.
@@ -81,7 +81,8 @@ public sealed class StopTimeoutTests : IDisposable
             await timeout.CancelAsync();
             await stop;
 
-            Assert.Contains("(catch-up still running)", Assert.Single(_logs.Messages(17)), StringComparison.Ordinal);
+            // The checkpoint thread, cancelled a moment before the token fired, may or may not have ended by then.
+            Assert.Matches(@"\(catch-up(, a checkpoint tick)? still running\)", Assert.Single(_logs.Messages(17)));
             hanging.Release();
             await Hosted(host).Closed;
         }
