@@ -26,10 +26,8 @@ internal static class EngineSettings
             MemTableEntries = (int)Read(configuration, MemTableEntriesKey, defaults.MemTableEntries, int.MaxValue),
             IndexMergeThreshold = (int)Read(configuration, MergeThresholdKey, defaults.IndexMergeThreshold, int.MaxValue),
 
-            // The host's filter (Start(filter)) is used, never the engine's own; and the hosting package's timer is
-            // the only one that checkpoints it, at EngineHandle.SafeCheckpointPosition.
+            // The host's filter (Start(filter)) is used, never the engine's own; the hosting package checkpoints it.
             StreamExistenceFilterSizeBytes = 0,
-            FilterCheckpointInterval = TimeSpan.Zero,
         };
         try
         {

@@ -3,34 +3,35 @@ using EventLog.Writing;
 
 namespace EventLog;
 
-/// <summary>Start (with the engine's own filter or the host's), filter checkpoints, and shutdown.</summary>
+/// <summary>Start (with the engine's own filter or the host's), and shutdown.</summary>
 public sealed partial class EventLogEngine
 {
-    private StreamExistenceFilter? _ownFilter;
-    private Task _checkpointLoop = Task.CompletedTask;
+    private OwnFilter? _ownFilter;
 
     /// <summary>The stream-existence filter in front of the index; null when off or before <see cref="Start()"/>.</summary>
-    public IStreamExistenceFilter? Filter => _versions.Filter;
+    public IStreamExistenceFilter? Filter => Volatile.Read(ref _writer)?.Filter;
 
     /// <summary>The catch-up of the engine's own filter (completed when there is none); faults if catch-up fails.</summary>
-    public Task FilterCatchUp { get; private set; } = Task.CompletedTask;
+    public Task FilterCatchUp => _ownFilter?.CatchUp ?? Task.CompletedTask;
 
-    /// <summary>The error of the last periodic filter checkpoint; null when it succeeded (or none ran yet).</summary>
-    public Exception? FilterCheckpointFailure { get; private set; }
+    /// <summary>The error of the own filter's last periodic checkpoint; null when it succeeded (or none ran yet).</summary>
+    public Exception? FilterCheckpointFailure => _ownFilter?.CheckpointFailure;
 
     /// <summary>
     /// Starts taking appends, with the engine's own stream-existence filter of
     /// <see cref="EventLogOptions.StreamExistenceFilterSizeBytes"/> bytes (0: none), kept in <c>filter/</c> under the data
     /// directory. The filter is opened here and caught up from the log in the background; until it is ready it answers
-    /// "maybe", and lookups walk the index.
+    /// "maybe", and lookups walk the index. The engine checkpoints it and disposes it.
     /// </summary>
     public void Start()
     {
         ClaimStart();
-        StreamExistenceFilter? own;
+        OwnFilter? own;
         try
         {
-            own = Options.StreamExistenceFilterSizeBytes > 0 ? OpenOwnFilter() : null;
+            own = Options.StreamExistenceFilterSizeBytes > 0
+                ? OwnFilter.Open(Path.Combine(_root, "filter"), Options.StreamExistenceFilterSizeBytes, this)
+                : null;
         }
         catch
         {
@@ -38,41 +39,47 @@ public sealed partial class EventLogEngine
             throw;
         }
 
-        StartWith(own);
-        if (own is not null)
-        {
-            FilterCatchUp = Task.Run(() => own.CatchUpAsync(_stopping.Token));
-        }
+        _ownFilter = own;
+        StartWriter(own?.Filter);
+        own?.Start(Options.FilterCheckpointInterval);
     }
 
     /// <summary>
     /// Starts taking appends with the host's filter, built over this engine as its <see cref="EventFilter.IStreamNameLog"/>.
-    /// The host must have called its <c>Open()</c> already (so no append is missed), runs its catch-up, and disposes it
-    /// after <see cref="StopAsync"/>. The engine adds every appended name, checkpoints it at durable positions and tells
-    /// it of log truncation.
+    /// The host must have called its <c>Open()</c> already (so no append is missed), runs its catch-up, checkpoints it
+    /// (at <see cref="EndPosition"/>, the durable end) and disposes it after <see cref="StopAsync"/>. The engine only
+    /// adds every appended name and tells it of log truncation; it never checkpoints it.
     /// </summary>
     public void Start(IStreamExistenceFilter filter)
     {
         ArgumentNullException.ThrowIfNull(filter);
         ClaimStart();
-        StartWith(filter);
+        StartWriter(filter);
     }
 
     /// <summary>
-    /// Checkpoints the filter at the log's durable end: every name before it was added before its record's fsync.
-    /// Returns the position checkpointed. Runs by itself every <see cref="EventLogOptions.FilterCheckpointInterval"/>.
+    /// Checkpoints the engine's own filter at the log's durable end: every name before it was added before its record's
+    /// fsync. Returns the position checkpointed. Runs by itself every <see cref="EventLogOptions.FilterCheckpointInterval"/>.
+    /// Does nothing when the engine has no filter.
     /// </summary>
+    /// <exception cref="InvalidOperationException">The filter is the host's (<see cref="Start(IStreamExistenceFilter)"/>): its host checkpoints it.</exception>
     public long CheckpointFilter()
     {
-        long end = _segments.DurableEnd;
-        Filter?.Checkpoint(end);
-        return end;
+        if (_ownFilter is { } own)
+        {
+            return own.Checkpoint();
+        }
+
+        return Filter is null
+            ? EndPosition
+            : throw new InvalidOperationException("The filter was passed to Start(filter): its host checkpoints it, at EndPosition. The engine checkpoints only a filter of its own.");
     }
 
     /// <summary>
-    /// Stops taking appends: commits every append already queued, stops the periodic checkpoints and the engine's own
-    /// filter's catch-up, and checkpoints the filter at the durable end. The log stays readable (a host filter's
-    /// catch-up may still read it) until <see cref="DisposeAsync"/>. Later appends throw <see cref="Errors.EngineStoppedException"/>.
+    /// Stops taking appends: commits every append already queued, then stops the engine's own filter's catch-up and
+    /// periodic checkpoints and checkpoints it at the durable end (a host's filter is left to its host). The log stays
+    /// readable (a host filter's catch-up may still read it) until <see cref="DisposeAsync"/>. Later appends throw
+    /// <see cref="Errors.EngineStoppedException"/>.
     /// </summary>
     public async Task StopAsync()
     {
@@ -103,7 +110,6 @@ public sealed partial class EventLogEngine
         await _maintenance.DisposeAsync().ConfigureAwait(false);
         _index.Dispose();
         _segments.Dispose();
-        _stopping.Dispose();
         _directoryLock.Dispose(); // last: another engine may open the directory only once every file is closed
     }
 
@@ -114,23 +120,10 @@ public sealed partial class EventLogEngine
             await _writer.DisposeAsync().ConfigureAwait(false);
         }
 
-        await _stopping.CancelAsync().ConfigureAwait(false);
-
-        // Their failures stay observable on FilterCatchUp and FilterCheckpointFailure; stopping goes on regardless.
-        await Task.WhenAll(_checkpointLoop, FilterCatchUp).ContinueWith(_ => { }, TaskScheduler.Default).ConfigureAwait(false);
-        if (Filter is not null)
+        if (_ownFilter is { } own)
         {
-            CheckpointFilter();
+            await own.StopAsync().ConfigureAwait(false);
         }
-    }
-
-    private StreamExistenceFilter OpenOwnFilter()
-    {
-        var options = new StreamExistenceFilterOptions { DataDirectory = Path.Combine(_root, "filter"), SizeBytes = Options.StreamExistenceFilterSizeBytes };
-        var filter = new StreamExistenceFilter(options, this);
-        filter.Open();
-        _ownFilter = filter;
-        return filter;
     }
 
     private void ClaimStart()
@@ -141,36 +134,9 @@ public sealed partial class EventLogEngine
         }
     }
 
-    private void StartWith(IStreamExistenceFilter? filter)
+    private void StartWriter(IStreamExistenceFilter? filter)
     {
-        if (filter is not null && LogRecovery.TruncatedBytes > 0)
-        {
-            filter.TruncateTo(LogRecovery.End); // a no-op unless a checkpoint claimed the cut tail
-        }
-
-        _versions.Filter = filter;
-        _writer = new GroupCommitWriter(new RecordBuffer(_segments, Options.SegmentSizeBytes, Options.MaxGroupCommitBytes), _versions, _index, _maintenance, Options);
-        if (filter is not null && Options.FilterCheckpointInterval > TimeSpan.Zero)
-        {
-            _checkpointLoop = CheckpointPeriodicallyAsync(Options.FilterCheckpointInterval, _stopping.Token);
-        }
-    }
-
-    private async Task CheckpointPeriodicallyAsync(TimeSpan interval, CancellationToken cancellationToken)
-    {
-        using var timer = new PeriodicTimer(interval);
-        while (await timer.WaitForNextTickAsync(cancellationToken).ConfigureAwait(false))
-        {
-            try
-            {
-                CheckpointFilter();
-                FilterCheckpointFailure = null;
-            }
-            catch (Exception error)
-            {
-                // Not fatal to appends: the previous checkpoint still holds, and the next tick tries again.
-                FilterCheckpointFailure = error;
-            }
-        }
+        var buffer = new RecordBuffer(_segments, Options.SegmentSizeBytes, Options.MaxGroupCommitBytes);
+        Volatile.Write(ref _writer, new GroupCommitWriter(buffer, filter, LogRecovery, _versions, _index, _maintenance, Options));
     }
 }

@@ -14,7 +14,7 @@ public sealed partial class EventLogEngine
     public long GetLastEventNumber(string streamName)
     {
         byte[] utf8Name = StrictUtf8.EncodeStreamName(streamName);
-        return _versions.ForReader(streamName, utf8Name, StreamHash.Of(utf8Name));
+        return _versions.ForReader(streamName, utf8Name, StreamHash.Of(utf8Name), Filter);
     }
 
     /// <summary>
@@ -34,7 +34,7 @@ public sealed partial class EventLogEngine
         }
 
         ulong hash = StreamHash.Of(utf8Name);
-        long last = _versions.ForReader(streamName, utf8Name, hash);
+        long last = _versions.ForReader(streamName, utf8Name, hash, Filter);
         if (last < 0 || fromEventNumber > last)
         {
             return new StreamSlice(streamName, fromEventNumber, [], last);

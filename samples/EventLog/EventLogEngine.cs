@@ -31,7 +31,6 @@ public sealed partial class EventLogEngine : IStreamNameLog, IAsyncDisposable
     private readonly IndexMaintenance _maintenance;
     private readonly StreamInfoCache _cache;
     private readonly StreamVersions _versions;
-    private readonly CancellationTokenSource _stopping = new();
     private GroupCommitWriter? _writer;
     private int _state = Opened;
 

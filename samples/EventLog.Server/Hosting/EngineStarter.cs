@@ -24,8 +24,7 @@ internal sealed class EngineStarter(EngineHandle handle, IStreamExistenceFilter 
     {
         handle.AcceptingAppends = false;
 
-        // Commits every append already queued. The engine then checkpoints the filter at its durable end too (it cannot
-        // be told not to); that is safe, and leaves the filter's own final checkpoint next to nothing to flush.
+        // Commits every append already queued; the filter's hosted service, stopping next, takes the final checkpoint.
         await handle.Engine.StopAsync().ConfigureAwait(false);
         Log.AppendsStopped(logger, handle.EndPosition);
     }

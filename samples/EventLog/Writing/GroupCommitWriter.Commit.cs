@@ -50,7 +50,7 @@ internal sealed partial class GroupCommitWriter
 
             long current = _batchVersions.TryGetValue(append.StreamName, out long pending)
                 ? pending
-                : _versions.ForWriter(append.StreamName, append.Utf8Name, append.Hash);
+                : _versions.ForWriter(append.StreamName, append.Utf8Name, append.Hash, _filter);
             if (!append.Expected.IsSatisfiedBy(current))
             {
                 append.Rejection = new WrongExpectedVersionException(append.StreamName, append.Expected, current);
@@ -59,7 +59,7 @@ internal sealed partial class GroupCommitWriter
 
             // Into the filter before it is durable, as the host contract allows: a checkpoint only ever claims the
             // durable end, which this record is not past until the fsync below (or a roll inside the Add after it).
-            _versions.Filter?.Add(append.Utf8Name, _buffer.EndAfter(append));
+            _filter?.Add(append.Utf8Name, _buffer.EndAfter(append));
             _buffer.Add(append, current + 1, createdTicks);
             _batchVersions[append.StreamName] = append.LastEventNumber;
         }
@@ -87,7 +87,7 @@ internal sealed partial class GroupCommitWriter
         }
 
         // Host contract rule 4: the names of the cut records were added with record ends past the cut.
-        _versions.Filter?.TruncateTo(end);
+        _filter?.TruncateTo(end);
     }
 
     // Durable now: make it visible to lookups and reads before any caller hears it succeeded.

@@ -1,4 +1,5 @@
 using System.Threading.Channels;
+using EventFilter;
 using EventLog.Errors;
 using EventLog.Index;
 using EventLog.Streams;
@@ -10,11 +11,14 @@ namespace EventLog.Writing;
 /// expected version against the stream's current last event number, encodes the winners, writes them with one write
 /// and one fsync, then updates the memtable and cache and only then completes the callers' tasks. One writer decides
 /// every event number, so concurrent appends to one stream can never both win. See README.md, "Durability".
+/// It is the stream-existence filter's one writer too: it adds every appended name and reports every cut of the log
+/// (the torn tail cut on open, and a failed commit cut back), as the host contract asks (docs/design.md).
 /// </summary>
 internal sealed partial class GroupCommitWriter : IAsyncDisposable
 {
     private readonly Channel<PendingAppend> _queue;
     private readonly RecordBuffer _buffer;
+    private readonly IStreamExistenceFilter? _filter;
     private readonly StreamVersions _versions;
     private readonly StreamIndex _index;
     private readonly IndexMaintenance _maintenance;
@@ -28,9 +32,15 @@ internal sealed partial class GroupCommitWriter : IAsyncDisposable
     private long _commits;
     private long _appends;
 
-    public GroupCommitWriter(RecordBuffer buffer, StreamVersions versions, StreamIndex index, IndexMaintenance maintenance, EventLogOptions options)
+    public GroupCommitWriter(RecordBuffer buffer, IStreamExistenceFilter? filter, LogRecovery opened, StreamVersions versions, StreamIndex index, IndexMaintenance maintenance, EventLogOptions options)
     {
         _buffer = buffer;
+        _filter = filter;
+        if (filter is not null && opened.TruncatedBytes > 0)
+        {
+            filter.TruncateTo(opened.End); // a no-op unless a checkpoint claimed the cut tail
+        }
+
         _versions = versions;
         _index = index;
         _maintenance = maintenance;
@@ -39,6 +49,9 @@ internal sealed partial class GroupCommitWriter : IAsyncDisposable
         _queue = Channel.CreateBounded<PendingAppend>(new BoundedChannelOptions(options.MaxQueuedAppends) { SingleReader = true });
         _loop = Task.Run(RunAsync);
     }
+
+    /// <summary>The stream-existence filter it adds names to; null for none.</summary>
+    public IStreamExistenceFilter? Filter => _filter;
 
     /// <summary>Why the writer stopped taking appends; null while it runs.</summary>
     public Exception? Failure => _failure;
