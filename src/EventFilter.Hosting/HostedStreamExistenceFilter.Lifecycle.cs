@@ -79,7 +79,7 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IFil
                 _openFailure = error;
                 _metrics.Files.RecordError(TagValues.Open, error);
                 FilterSpans.Fail(span, error);
-                var known = StreamExistenceFilterStartException.FromOpenFailure(error, path, _options.KeyOf(nameof(_options.DataDirectory)));
+                var known = StreamExistenceFilterStartException.FromOpenFailure(error, path, Configuration.BindingTrail.Of(_options).KeyOf(nameof(_options.DataDirectory)));
                 Telemetry.Log.OpenFailed(_logger, path, known?.Message ?? error.Message);
                 Telemetry.Log.OpenFailedDetail(_logger, path, error);
                 if (known is not null)
@@ -93,7 +93,7 @@ internal sealed partial class HostedStreamExistenceFilter : IHostedService, IFil
 
         if (_filter.State == FilterState.Disabled)
         {
-            Telemetry.Log.Disabled(_logger, _options.SizeKey);
+            Telemetry.Log.Disabled(_logger, Configuration.BindingTrail.Of(_options).SizeKey);
             return;
         }
 

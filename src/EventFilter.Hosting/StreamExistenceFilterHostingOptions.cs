@@ -1,4 +1,5 @@
 using EventFilter.Format;
+using EventFilter.OptionRanges;
 
 namespace EventFilter.Hosting;
 
@@ -32,7 +33,7 @@ public sealed class StreamExistenceFilterHostingOptions
     /// Plan about 1 byte per expected stream for about 3% false positives (docs/configuration.md, "Sizing").
     /// </summary>
     /// <value>The default value is <c>256MB</c> (256,000,000 bytes).</value>
-    public string StreamExistenceFilterSize { get; set; } = "256MB";
+    public string StreamExistenceFilterSize { get; set; } = FilterOptionRanges.DefaultSize;
 
     /// <summary>
     /// The directory that holds the filter file and its checkpoint. Created on start if missing; must be writable.
@@ -56,11 +57,11 @@ public sealed class StreamExistenceFilterHostingOptions
     /// beyond which the filter is rebuilt online at its size after catch-up, the old file serving meanwhile; 1 never.
     /// </summary>
     /// <value>The default value is 0.01 (1%).</value>
-    public double AllOnesRebuildThreshold { get; set; } = 0.01;
+    public double AllOnesRebuildThreshold { get; set; } = FilterOptionRanges.DefaultAllOnesRebuildThreshold;
 
     /// <summary>During catch-up, a checkpoint is taken after this many records, so that an interrupted rebuild resumes; at least 1.</summary>
     /// <value>The default value is 16,000,000.</value>
-    public long CatchUpCheckpointRecords { get; set; } = 16_000_000;
+    public long CatchUpCheckpointRecords { get; set; } = FilterOptionRanges.DefaultCatchUpCheckpointRecords;
 
     /// <summary>
     /// The number of streams the filter is sized for, if known. A new filter file (first start, resize, rebuild) then
@@ -70,22 +71,6 @@ public sealed class StreamExistenceFilterHostingOptions
     /// </summary>
     /// <value>The default value is <see langword="null"/>: k = 6.</value>
     public long? ExpectedStreams { get; set; }
-
-    /// <summary>The configuration path of the bound section plus ':', so that errors name the key an operator wrote.</summary>
-    internal string KeyPrefix { get; set; } = "";
-
-    /// <summary>True when a configuration section was read, so that its size key takes part in the order of sources.</summary>
-    internal bool SectionRead { get; set; }
-
-    /// <summary>The top-level key the size came from, or null when it came from the section or code.</summary>
-    internal string? SizeSwitchUsed { get; set; }
-
-    /// <summary>Values in configuration that did not parse, each already a complete one-line error.</summary>
-    internal List<string> ReadErrors { get; } = [];
-
-    internal string SizeKey => SizeSwitchUsed ?? KeyOf(nameof(StreamExistenceFilterSize));
-
-    internal string KeyOf(string property) => KeyPrefix + property;
 
     /// <summary>The core's options; call only after validation, which guarantees the size parses.</summary>
     internal StreamExistenceFilterOptions ToFilterOptions(TimeProvider timeProvider)

@@ -1,4 +1,6 @@
+using System.Diagnostics.CodeAnalysis;
 using EventFilter.Format;
+using EventFilter.OptionRanges;
 
 namespace EventFilter;
 
@@ -63,18 +65,27 @@ public sealed class FilterFileOptions
     /// </summary>
     internal bool SyncOnCreate { get; init; } = true;
 
-    /// <summary>A copy that creates without fsync (<see cref="CheckpointedFilterFile.Open"/>).</summary>
-    internal FilterFileOptions WithoutSyncOnCreate() => new()
+    /// <summary>Options with no value set but the required size; every other has its default.</summary>
+    public FilterFileOptions()
     {
-        SizeBytes = SizeBytes,
-        K = K,
-        LinesPerKey = LinesPerKey,
-        Seed = Seed,
-        CorruptionThreshold = CorruptionThreshold,
-        VerifyProgress = VerifyProgress,
-        JournalFoldBytes = JournalFoldBytes,
-        SyncOnCreate = false,
-    };
+    }
+
+    /// <summary>A copy of <paramref name="source"/>, every setting included: the one place that lists them all.</summary>
+    [SetsRequiredMembers]
+    internal FilterFileOptions(FilterFileOptions source)
+    {
+        SizeBytes = source.SizeBytes;
+        K = source.K;
+        LinesPerKey = source.LinesPerKey;
+        Seed = source.Seed;
+        CorruptionThreshold = source.CorruptionThreshold;
+        VerifyProgress = source.VerifyProgress;
+        JournalFoldBytes = source.JournalFoldBytes;
+        SyncOnCreate = source.SyncOnCreate;
+    }
+
+    /// <summary>A copy that creates without fsync (<see cref="CheckpointedFilterFile.Open"/>).</summary>
+    internal FilterFileOptions WithoutSyncOnCreate() => new(this) { SyncOnCreate = false };
 
     /// <summary>
     /// The k with the lowest expected false-positive rate for <paramref name="expectedNames"/> names in a file of
@@ -97,9 +108,9 @@ public sealed class FilterFileOptions
             throw new ArgumentOutOfRangeException(nameof(LinesPerKey), LinesPerKey, $"LinesPerKey must be between 1 and {MaxLinesPerKey}, at most K ({K}) and at most the file's {geometry.LineCount} data lines; got {LinesPerKey}.");
         }
 
-        if (!(CorruptionThreshold > 0 && CorruptionThreshold < 1))
+        if (!FilterOptionRanges.AcceptsCorruptionThreshold(CorruptionThreshold))
         {
-            throw new ArgumentOutOfRangeException(nameof(CorruptionThreshold), CorruptionThreshold, $"CorruptionThreshold must be strictly between 0 and 1; got {CorruptionThreshold}.");
+            throw FilterOptionRanges.OutOfRange(nameof(CorruptionThreshold), CorruptionThreshold, FilterOptionRanges.CorruptionThresholdAccepted);
         }
 
         if (JournalFoldBytes is <= 0)

@@ -1,6 +1,11 @@
+using EventFilter.OptionRanges;
+
 namespace EventFilter;
 
-/// <summary>Settings of a <see cref="StreamExistenceFilter"/>. See docs/configuration.md.</summary>
+/// <summary>
+/// Settings of a <see cref="StreamExistenceFilter"/>. See docs/configuration.md. Defaults and ranges are stated once, in
+/// <see cref="FilterOptionRanges"/>, which the hosting package's validator checks too.
+/// </summary>
 public sealed class StreamExistenceFilterOptions
 {
     /// <summary>The file name of the filter inside <see cref="DataDirectory"/>.</summary>
@@ -10,7 +15,7 @@ public sealed class StreamExistenceFilterOptions
     public required string DataDirectory { get; init; }
 
     /// <summary>The <c>stream-existence-filter-size</c> in bytes; 0 disables the filter. The default value is 256,000,000.</summary>
-    public long SizeBytes { get; init; } = 256_000_000;
+    public long SizeBytes { get; init; } = FilterOptionRanges.DefaultSizeBytes;
 
     /// <summary>
     /// The number of streams the filter is sized for, if known: a new filter file (first start, resize, rebuild) then
@@ -31,7 +36,7 @@ public sealed class StreamExistenceFilterOptions
     /// Share of lines that are all ones (repaired damage, which answers "maybe" for every name) above which the filter
     /// is rebuilt online at its size after catch-up, the old file serving meanwhile; 1 never. The default value is 0.01.
     /// </summary>
-    public double AllOnesRebuildThreshold { get; init; } = 0.01;
+    public double AllOnesRebuildThreshold { get; init; } = FilterOptionRanges.DefaultAllOnesRebuildThreshold;
 
     /// <summary>
     /// During catch-up, a checkpoint is taken after this many records, so an interrupted rebuild resumes. Each one
@@ -40,7 +45,7 @@ public sealed class StreamExistenceFilterOptions
     /// "Catch-up checkpoints").
     /// The default value is 16,000,000: about 3 s of re-reading after an interruption.
     /// </summary>
-    public long CatchUpCheckpointRecords { get; init; } = 16_000_000;
+    public long CatchUpCheckpointRecords { get; init; } = FilterOptionRanges.DefaultCatchUpCheckpointRecords;
 
     /// <summary>
     /// The clock a catch-up waits on while the log misbehaves (docs/design.md, "The log's rules"); tests inject a fake one.
@@ -84,9 +89,14 @@ public sealed class StreamExistenceFilterOptions
     internal void Validate()
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(DataDirectory);
-        if (ExpectedStreams is <= 0)
+        if (!FilterOptionRanges.AcceptsExpectedStreams(ExpectedStreams))
         {
-            throw new ArgumentOutOfRangeException(nameof(ExpectedStreams), ExpectedStreams, "ExpectedStreams must be at least 1 when set.");
+            throw FilterOptionRanges.OutOfRange(nameof(ExpectedStreams), ExpectedStreams, FilterOptionRanges.ExpectedStreamsAccepted);
+        }
+
+        if (FilterOptionRanges.SizeProblem(SizeBytes) is { } sizeProblem)
+        {
+            throw new ArgumentOutOfRangeException(nameof(SizeBytes), SizeBytes, $"SizeBytes is {SizeBytes}: {sizeProblem}. Accepted: {FilterOptionRanges.SizeAccepted}.");
         }
 
         if (!IsDisabled)
@@ -94,12 +104,16 @@ public sealed class StreamExistenceFilterOptions
             ToFileOptions(SizeBytes).Validate();
         }
 
-        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(CatchUpCheckpointRecords);
+        if (!FilterOptionRanges.AcceptsCatchUpCheckpointRecords(CatchUpCheckpointRecords))
+        {
+            throw FilterOptionRanges.OutOfRange(nameof(CatchUpCheckpointRecords), CatchUpCheckpointRecords, FilterOptionRanges.CatchUpCheckpointRecordsAccepted);
+        }
+
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(CatchUpThreads);
         ArgumentNullException.ThrowIfNull(TimeProvider);
-        if (!(AllOnesRebuildThreshold is > 0 and <= 1))
+        if (!FilterOptionRanges.AcceptsAllOnesRebuildThreshold(AllOnesRebuildThreshold))
         {
-            throw new ArgumentOutOfRangeException(nameof(AllOnesRebuildThreshold), AllOnesRebuildThreshold, "must be above 0 and at most 1");
+            throw FilterOptionRanges.OutOfRange(nameof(AllOnesRebuildThreshold), AllOnesRebuildThreshold, FilterOptionRanges.AllOnesRebuildThresholdAccepted);
         }
     }
 }

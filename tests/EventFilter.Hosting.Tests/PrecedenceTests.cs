@@ -1,4 +1,5 @@
 using System.Text.Json;
+using EventFilter.Hosting.Configuration;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -74,7 +75,7 @@ public sealed class PrecedenceTests : IDisposable
         StreamExistenceFilterHostingOptions options = Resolve(configuration);
 
         Assert.Equal("1MB", options.StreamExistenceFilterSize);
-        Assert.Equal(KeyOf(laterSpelling), options.SizeKey);
+        Assert.Equal(KeyOf(laterSpelling), BindingTrail.Of(options).SizeKey);
     }
 
     [Theory]
@@ -101,7 +102,7 @@ public sealed class PrecedenceTests : IDisposable
         StreamExistenceFilterHostingOptions options = Resolve(configuration);
 
         Assert.Equal("2MB", options.StreamExistenceFilterSize);
-        Assert.Equal("EVENTFILTER_STREAM_EXISTENCE_FILTER_SIZE", options.SizeKey);
+        Assert.Equal("EVENTFILTER_STREAM_EXISTENCE_FILTER_SIZE", BindingTrail.Of(options).SizeKey);
     }
 
     [Fact]

@@ -1,4 +1,5 @@
 using System.Globalization;
+using EventFilter.OptionRanges;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Options;
 
@@ -13,8 +14,9 @@ internal sealed class SectionReader(IConfiguration section) : IConfigureOptions<
 {
     public void Configure(StreamExistenceFilterHostingOptions options)
     {
-        options.KeyPrefix = section is IConfigurationSection { Path.Length: > 0 } named ? named.Path + ":" : "";
-        options.SectionRead = true;
+        BindingTrail trail = BindingTrail.Of(options);
+        trail.KeyPrefix = section is IConfigurationSection { Path.Length: > 0 } named ? named.Path + ":" : "";
+        trail.SectionRead = true;
         if (section[nameof(options.StreamExistenceFilterSize)] is { } size)
         {
             options.StreamExistenceFilterSize = size;
@@ -30,24 +32,24 @@ internal sealed class SectionReader(IConfiguration section) : IConfigureOptions<
             options.CheckpointInterval = interval;
         }
 
-        if (Read(options, nameof(options.CorruptionThreshold), OptionErrors.CorruptionThresholdAccepted, "not a number", ParseDouble) is { } threshold)
+        if (Read(options, nameof(options.CorruptionThreshold), FilterOptionRanges.CorruptionThresholdAccepted, "not a number", ParseDouble) is { } threshold)
         {
             options.CorruptionThreshold = threshold;
         }
 
-        if (Read(options, nameof(options.AllOnesRebuildThreshold), OptionErrors.AllOnesRebuildThresholdAccepted, "not a number", ParseDouble) is { } allOnes)
+        if (Read(options, nameof(options.AllOnesRebuildThreshold), FilterOptionRanges.AllOnesRebuildThresholdAccepted, "not a number", ParseDouble) is { } allOnes)
         {
             options.AllOnesRebuildThreshold = allOnes;
         }
 
-        if (Read(options, nameof(options.CatchUpCheckpointRecords), OptionErrors.CatchUpCheckpointRecordsAccepted, "not a whole number", ParseLong) is { } records)
+        if (Read(options, nameof(options.CatchUpCheckpointRecords), FilterOptionRanges.CatchUpCheckpointRecordsAccepted, "not a whole number", ParseLong) is { } records)
         {
             options.CatchUpCheckpointRecords = records;
         }
 
         // An empty value unsets it, as the key's absence does: "nothing" is what the option accepts besides a count.
         if (!string.IsNullOrWhiteSpace(section[nameof(options.ExpectedStreams)])
-            && Read(options, nameof(options.ExpectedStreams), OptionErrors.ExpectedStreamsAccepted, "not a whole number", ParseLong) is { } expected)
+            && Read(options, nameof(options.ExpectedStreams), FilterOptionRanges.ExpectedStreamsAccepted, "not a whole number", ParseLong) is { } expected)
         {
             options.ExpectedStreams = expected;
         }
@@ -65,7 +67,8 @@ internal sealed class SectionReader(IConfiguration section) : IConfigureOptions<
         T? value = parse(text.Trim());
         if (value is null)
         {
-            options.ReadErrors.Add(OptionErrors.Format(options.KeyOf(key), text, problem, accepted));
+            BindingTrail trail = BindingTrail.Of(options);
+            trail.ReadErrors.Add(OptionErrors.Format(trail.KeyOf(key), text, problem, accepted));
         }
 
         return value;

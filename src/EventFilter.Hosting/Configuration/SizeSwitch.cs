@@ -18,11 +18,12 @@ internal sealed class SizeSwitch(IConfiguration? configuration = null) : IPostCo
             return;
         }
 
-        string? sectionKey = options.SectionRead ? options.KeyOf(nameof(options.StreamExistenceFilterSize)) : null;
+        BindingTrail trail = BindingTrail.Of(options);
+        string? sectionKey = trail.SectionRead ? trail.KeyOf(nameof(options.StreamExistenceFilterSize)) : null;
         if (Latest(configuration, sectionKey) is ({ } key, { } size) && !string.Equals(key, sectionKey, StringComparison.OrdinalIgnoreCase))
         {
             options.StreamExistenceFilterSize = size;
-            options.SizeSwitchUsed = key;
+            trail.SizeSwitchUsed = key;
         }
     }
 

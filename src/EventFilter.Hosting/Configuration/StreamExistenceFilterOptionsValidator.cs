@@ -1,59 +1,67 @@
 using System.Globalization;
 using EventFilter.Format;
+using EventFilter.OptionRanges;
 using Microsoft.Extensions.Options;
 
 namespace EventFilter.Hosting.Configuration;
 
 /// <summary>
-/// Checks every setting on start, before anything touches the disk. A hand-written validator rather than
-/// data annotations: an annotation's message cannot show the value given, and the size is text with units.
+/// Checks every setting on start, before anything touches the disk, by the core's ranges (<see cref="FilterOptionRanges"/>)
+/// plus the host's own settings (the directory, the checkpoint interval). A hand-written validator rather than data
+/// annotations: an annotation's message cannot show the value given, and the size is text with units.
 /// </summary>
 internal sealed class StreamExistenceFilterOptionsValidator : IValidateOptions<StreamExistenceFilterHostingOptions>
 {
     public ValidateOptionsResult Validate(string? name, StreamExistenceFilterHostingOptions options)
     {
-        List<string> failures = [.. options.ReadErrors];
+        BindingTrail trail = BindingTrail.Of(options);
+        List<string> failures = [.. trail.ReadErrors];
         if (SizeProblem(options.StreamExistenceFilterSize) is { } size)
         {
-            failures.Add(OptionErrors.Format(options.SizeKey, options.StreamExistenceFilterSize, size, OptionErrors.SizeAccepted));
+            failures.Add(OptionErrors.Format(trail.SizeKey, options.StreamExistenceFilterSize, size, OptionErrors.SizeAccepted));
         }
 
         if (DirectoryProblem(options.DataDirectory) is { } directory)
         {
-            failures.Add(OptionErrors.Format(options.KeyOf(nameof(options.DataDirectory)), options.DataDirectory, directory, OptionErrors.DataDirectoryAccepted));
+            failures.Add(OptionErrors.Format(trail.KeyOf(nameof(options.DataDirectory)), options.DataDirectory, directory, OptionErrors.DataDirectoryAccepted));
         }
 
         TimeSpan interval = options.CheckpointInterval;
         if (interval < OptionErrors.MinCheckpointInterval || interval > OptionErrors.MaxCheckpointInterval)
         {
-            failures.Add(OptionErrors.Format(options.KeyOf(nameof(options.CheckpointInterval)), interval.ToString("c", CultureInfo.InvariantCulture), "out of range", OptionErrors.CheckpointIntervalAccepted));
+            failures.Add(OutOfRange(trail, nameof(options.CheckpointInterval), interval.ToString("c", CultureInfo.InvariantCulture), OptionErrors.CheckpointIntervalAccepted));
         }
 
-        double threshold = options.CorruptionThreshold;
-        if (!(threshold > 0 && threshold < 1))
+        if (!FilterOptionRanges.AcceptsCorruptionThreshold(options.CorruptionThreshold))
         {
-            failures.Add(OptionErrors.Format(options.KeyOf(nameof(options.CorruptionThreshold)), threshold.ToString(CultureInfo.InvariantCulture), "out of range", OptionErrors.CorruptionThresholdAccepted));
+            failures.Add(OutOfRange(trail, nameof(options.CorruptionThreshold), options.CorruptionThreshold, FilterOptionRanges.CorruptionThresholdAccepted));
         }
 
-        double allOnes = options.AllOnesRebuildThreshold;
-        if (!(allOnes > 0 && allOnes <= 1))
+        if (!FilterOptionRanges.AcceptsAllOnesRebuildThreshold(options.AllOnesRebuildThreshold))
         {
-            failures.Add(OptionErrors.Format(options.KeyOf(nameof(options.AllOnesRebuildThreshold)), allOnes.ToString(CultureInfo.InvariantCulture), "out of range", OptionErrors.AllOnesRebuildThresholdAccepted));
+            failures.Add(OutOfRange(trail, nameof(options.AllOnesRebuildThreshold), options.AllOnesRebuildThreshold, FilterOptionRanges.AllOnesRebuildThresholdAccepted));
         }
 
-        if (options.CatchUpCheckpointRecords < 1)
+        if (!FilterOptionRanges.AcceptsCatchUpCheckpointRecords(options.CatchUpCheckpointRecords))
         {
-            failures.Add(OptionErrors.Format(options.KeyOf(nameof(options.CatchUpCheckpointRecords)), options.CatchUpCheckpointRecords.ToString(CultureInfo.InvariantCulture), "out of range", OptionErrors.CatchUpCheckpointRecordsAccepted));
+            failures.Add(OutOfRange(trail, nameof(options.CatchUpCheckpointRecords), options.CatchUpCheckpointRecords, FilterOptionRanges.CatchUpCheckpointRecordsAccepted));
         }
 
-        if (options.ExpectedStreams is < 1 and long expected)
+        if (!FilterOptionRanges.AcceptsExpectedStreams(options.ExpectedStreams))
         {
-            failures.Add(OptionErrors.Format(options.KeyOf(nameof(options.ExpectedStreams)), expected.ToString(CultureInfo.InvariantCulture), "out of range", OptionErrors.ExpectedStreamsAccepted));
+            failures.Add(OutOfRange(trail, nameof(options.ExpectedStreams), options.ExpectedStreams, FilterOptionRanges.ExpectedStreamsAccepted));
         }
 
         return failures.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(failures);
     }
 
+    private static string OutOfRange(BindingTrail trail, string property, IFormattable? given, string accepted) =>
+        OutOfRange(trail, property, given?.ToString(null, CultureInfo.InvariantCulture), accepted);
+
+    private static string OutOfRange(BindingTrail trail, string property, string? given, string accepted) =>
+        OptionErrors.Format(trail.KeyOf(property), given, "out of range", accepted);
+
+    // Text first (a size has units), then the core's range.
     private static string? SizeProblem(string? text)
     {
         if (text is null)
@@ -66,18 +74,7 @@ internal sealed class StreamExistenceFilterOptionsValidator : IValidateOptions<S
             return "negative";
         }
 
-        if (!ByteSize.TryParse(text, out long bytes))
-        {
-            return "not a size";
-        }
-
-        return bytes switch
-        {
-            0 => null,
-            < FilterFileOptions.MinSizeBytes => string.Create(CultureInfo.InvariantCulture, $"below the minimum of {FilterFileOptions.MinSizeBytes} bytes"),
-            _ when bytes > FilterFileOptions.MaxSizeBytes => string.Create(CultureInfo.InvariantCulture, $"above the maximum of {FilterFileOptions.MaxSizeBytes} bytes ({OptionErrors.DescribeBytes(FilterFileOptions.MaxSizeBytes)})"),
-            _ => null,
-        };
+        return ByteSize.TryParse(text, out long bytes) ? FilterOptionRanges.SizeProblem(bytes) : "not a size";
     }
 
     // The directory is probed only when the path is set; with the filter disabled it is still needed, to delete a stale checkpoint.
