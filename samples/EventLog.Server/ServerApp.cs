@@ -1,4 +1,6 @@
 using EventFilter.Hosting;
+using EventFilter.Storage;
+using EventLog.Errors;
 using EventLog.Server.Api;
 using EventLog.Server.Hosting;
 using EventLog.Server.Logging;
@@ -38,7 +40,11 @@ internal static class ServerApp
 
         // Before anything in the data directory is opened for writing, the log files included: a refused second
         // server must not write into the live one's log file (issue 15). Its error is then one line from Program.
-        DirectoryLock directoryLock = DirectoryLock.Acquire(settings.DataDirectory, ServerLockFileName, "server");
+        Directory.CreateDirectory(settings.DataDirectory);
+        string lockPath = Path.Combine(settings.DataDirectory, ServerLockFileName);
+        LockFile directoryLock = LockFile.TryAcquire(lockPath, out LockFile? acquired, out IOException? held)
+            ? acquired
+            : throw new DirectoryInUseException(settings.DataDirectory, lockPath, "server", held);
         try
         {
             return Build(builder, settings, directoryLock);
@@ -50,7 +56,7 @@ internal static class ServerApp
         }
     }
 
-    private static WebApplication Build(WebApplicationBuilder builder, ServerSettings settings, DirectoryLock directoryLock)
+    private static WebApplication Build(WebApplicationBuilder builder, ServerSettings settings, LockFile directoryLock)
     {
         // preserveStaticLogger: each server owns its logger and closes it with its host. Assigned to the static
         // Log.Logger, one server's stop flushed another's sink: in the tests, a server beside DiskFullTests' full
@@ -67,7 +73,7 @@ internal static class ServerApp
         // A factory registration, resolved first, so the container disposes the lock with the app, after everything else.
         builder.Services.AddSingleton(_ => directoryLock);
         WebApplication app = builder.Build();
-        _ = app.Services.GetRequiredService<DirectoryLock>();
+        _ = app.Services.GetRequiredService<LockFile>();
         _ = app.Services.GetRequiredService<EngineMetrics>(); // its instruments exist before the first scrape
         app.UseSerilogRequestLogging(requests => requests.GetLevel = RequestLogLevel.Of);
         app.UseExceptionHandler();

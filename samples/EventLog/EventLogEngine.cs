@@ -1,4 +1,6 @@
+using EventFilter.Storage;
 using EventLog.Caching;
+using EventLog.Errors;
 using EventLog.Index;
 using EventLog.Segments;
 using EventLog.Writing;
@@ -21,10 +23,13 @@ namespace EventLog;
 /// </remarks>
 public sealed partial class EventLogEngine : IStreamNameLog, IAsyncDisposable
 {
+    /// <summary>The engine's lock file in its data directory, held while it is open (one engine per directory).</summary>
+    internal const string LockFileName = "eventlog.lock";
+
     private const int Opened = 0, Started = 1, Stopped = 2, Disposed = 3;
 
     private readonly string _root;
-    private readonly DirectoryLock _directoryLock;
+    private readonly LockFile _directoryLock;
     private readonly SegmentSet _segments;
     private readonly LogReader _reader;
     private readonly StreamIndex _index;
@@ -34,7 +39,7 @@ public sealed partial class EventLogEngine : IStreamNameLog, IAsyncDisposable
     private GroupCommitWriter? _writer;
     private int _state = Opened;
 
-    private EventLogEngine(EventLogOptions options, string root, DirectoryLock directoryLock, SegmentSet segments, StreamIndex index, LogRecovery logRecovery, IndexRecovery indexRecovery)
+    private EventLogEngine(EventLogOptions options, string root, LockFile directoryLock, SegmentSet segments, StreamIndex index, LogRecovery logRecovery, IndexRecovery indexRecovery)
     {
         Options = options;
         _root = root;
@@ -91,16 +96,21 @@ public sealed partial class EventLogEngine : IStreamNameLog, IAsyncDisposable
     /// <see cref="Start()"/> to take appends.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">An option is out of range; nothing was touched.</exception>
-    /// <exception cref="Errors.CorruptLogException">A segment other than the last is damaged, or segments are missing.</exception>
-    /// <exception cref="Errors.DirectoryInUseException">Another engine has the directory open; nothing was touched.</exception>
+    /// <exception cref="CorruptLogException">A segment other than the last is damaged, or segments are missing.</exception>
+    /// <exception cref="DirectoryInUseException">Another engine has the directory open; nothing was touched.</exception>
     public static async Task<EventLogEngine> OpenAsync(EventLogOptions options, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
         string root = Path.GetFullPath(options.DataDirectory);
 
-        // Before anything is opened: recovery cuts a torn tail, which would cut off a live engine's append in flight.
-        DirectoryLock directoryLock = DirectoryLock.Acquire(root, DirectoryLock.EngineFileName, "event log engine");
+        // Before anything is opened: recovery cuts a torn tail, which would cut off a live engine's append in flight. Two
+        // engines would also interleave their appends.
+        Directory.CreateDirectory(root);
+        string lockPath = Path.Combine(root, LockFileName);
+        LockFile directoryLock = LockFile.TryAcquire(lockPath, out LockFile? acquired, out IOException? held)
+            ? acquired
+            : throw new DirectoryInUseException(root, lockPath, "event log engine", held);
         SegmentSet segments;
         LogRecovery logRecovery;
         try

@@ -20,7 +20,7 @@ public sealed class DirectoryLockTests : IDisposable
 
         DirectoryInUseException error = await Assert.ThrowsAsync<DirectoryInUseException>(() => EventLogEngine.OpenAsync(options));
 
-        string lockPath = Path.Combine(_directory.Path, DirectoryLock.EngineFileName);
+        string lockPath = Path.Combine(_directory.Path, EventLogEngine.LockFileName);
         Assert.Equal($"The data directory '{_directory.Path}' is in use by another event log engine: '{lockPath}' is locked.", error.Message);
         Assert.Equal(files, Snapshot());
         Assert.Equal(1, (await first.AppendAsync("s", ExpectedVersion.Exact(0), Engines.Event())).LastEventNumber);

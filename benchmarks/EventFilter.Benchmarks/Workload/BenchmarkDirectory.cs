@@ -23,7 +23,7 @@ public static class BenchmarkDirectory
         try
         {
             File.Delete(path);
-            File.Delete(Storage.WriterLock.PathFor(path));
+            File.Delete(Storage.MappedFile.WriterLockPath(path));
         }
         catch (IOException)
         {

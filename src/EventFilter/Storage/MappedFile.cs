@@ -8,17 +8,18 @@ namespace EventFilter.Storage;
 /// Stores into the mapping never reach the file by themselves: the kernel neither writes them back behind our
 /// back nor write-protects pages to track them, so a flush cannot stall an add. Changes reach the file only through
 /// <see cref="WriteBack"/> (positioned writes of whole blocks). See docs/design.md, section "Changed-line journal".
-/// A writable file holds its <see cref="WriterLock"/>, so a second writer fails at open, not at first corruption.
+/// A writable file holds its writer lock (<see cref="AcquireWriterLock"/>), so a second writer fails at open, not at
+/// first corruption.
 /// </summary>
 internal sealed unsafe partial class MappedFile : IDisposable
 {
     private readonly FileStream _stream;
     private readonly MemoryMappedFile _map;
     private readonly MemoryMappedViewAccessor _view;
-    private WriterLock? _writerLock;
+    private LockFile? _writerLock;
     private byte* _pointer;
 
-    private MappedFile(FileStream stream, bool writable, WriterLock? writerLock = null)
+    private MappedFile(FileStream stream, bool writable, LockFile? writerLock = null)
     {
         _stream = stream;
         _writerLock = writerLock;
@@ -44,10 +45,21 @@ internal sealed unsafe partial class MappedFile : IDisposable
     public Span<byte> Span(long offset, int length) => new(_pointer + offset, length);
 
     /// <summary>Opens an existing file. Throws what FileStream throws for a missing or locked file.</summary>
-    public static MappedFile Open(string path, bool writable) => Open(path, writable, writable ? WriterLock.Acquire(path) : null);
+    public static MappedFile Open(string path, bool writable) => Open(path, writable, writable ? AcquireWriterLock(path) : null);
+
+    /// <summary>The lock file of <paramref name="filePath"/>'s writer: <c>&lt;file&gt;.lock</c>.</summary>
+    public static string WriterLockPath(string filePath) => filePath + ".lock";
+
+    /// <summary>
+    /// One writer per file, across processes: two servers on one data directory would otherwise let one's checkpoint
+    /// vouch for names only the other added. The lock goes with the name, not the file (<see cref="TakeOverWriterLock"/>).
+    /// </summary>
+    /// <exception cref="FilterFileInUseException">Another process, or another open in this one, holds the lock.</exception>
+    public static LockFile AcquireWriterLock(string path) =>
+        LockFile.TryAcquire(WriterLockPath(path), out LockFile? acquired, out IOException? held) ? acquired : throw new FilterFileInUseException(path, held);
 
     /// <summary>Opens with a writer lock already held; the mapping owns it from here, or releases it on failure.</summary>
-    private static MappedFile Open(string path, bool writable, WriterLock? writerLock)
+    private static MappedFile Open(string path, bool writable, LockFile? writerLock)
     {
         FileStream? stream = null;
         try
@@ -83,7 +95,7 @@ internal sealed unsafe partial class MappedFile : IDisposable
     public static MappedFile CreateAtomically(string path, long length, ReadOnlySpan<byte> head, bool sync = true)
     {
         // Held from before the new file appears until it is open, so no other writer can slip in between.
-        WriterLock writerLock = WriterLock.Acquire(path);
+        LockFile writerLock = AcquireWriterLock(path);
         try
         {
             CreateFile(path, length, head, sync);
@@ -171,7 +183,7 @@ internal sealed unsafe partial class MappedFile : IDisposable
     /// </summary>
     public void TakeOverWriterLock(MappedFile replaced)
     {
-        WriterLock? own = _writerLock;
+        LockFile? own = _writerLock;
         _writerLock = replaced._writerLock;
         replaced._writerLock = null;
         own?.Dispose();

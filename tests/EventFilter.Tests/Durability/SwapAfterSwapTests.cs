@@ -118,7 +118,7 @@ public sealed class SwapAfterSwapTests : IDisposable
     // holds the build file's any more: the next build creates that file again.
     private static void AssertTheSharedNameIsLockedAndTheBuildFileIsNot(string path)
     {
-        Assert.Throws<FilterFileInUseException>(() => WriterLock.Acquire(path).Dispose());
-        WriterLock.Acquire(ResizeFiles.PathFor(path)).Dispose();
+        Assert.Throws<FilterFileInUseException>(() => MappedFile.AcquireWriterLock(path).Dispose());
+        MappedFile.AcquireWriterLock(ResizeFiles.PathFor(path)).Dispose();
     }
 }
