@@ -167,28 +167,30 @@ public sealed class DaemonProcess : IDisposable
         _process.Dispose();
     }
 
-    private void WaitUntilListening()
-    {
-        var clock = Stopwatch.StartNew();
-        while (true)
+    private void WaitUntilListening() => Poll.Until(
+        () =>
         {
             Assert.False(_process.HasExited, $"the daemon exited before listening:\n{Output}");
-            Assert.True(clock.Elapsed < StartTimeout, $"the daemon did not listen within {StartTimeout}:\n{Output}");
-            if (File.Exists(SocketPath))
-            {
-                try
-                {
-                    using var probe = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
-                    probe.Connect(new UnixDomainSocketEndPoint(SocketPath));
-                    return;
-                }
-                catch (SocketException)
-                {
-                    // A stale file, or bound but not yet listening: poll again.
-                }
-            }
+            return Accepts();
+        },
+        () => $"the daemon to listen:\n{Output}");
 
-            Thread.Sleep(20);
+    private bool Accepts()
+    {
+        if (!File.Exists(SocketPath))
+        {
+            return false;
+        }
+
+        try
+        {
+            using var probe = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+            probe.Connect(new UnixDomainSocketEndPoint(SocketPath));
+            return true;
+        }
+        catch (SocketException)
+        {
+            return false; // a stale file, or bound but not yet listening
         }
     }
 

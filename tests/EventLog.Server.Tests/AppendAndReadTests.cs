@@ -102,7 +102,7 @@ public sealed class AppendAndReadTests : IAsyncLifetime
     [Fact]
     public async Task The_filter_endpoint_reports_ready_and_answers_definitely_not_for_a_new_stream()
     {
-        JsonElement filter = await Api.WaitForFilterReadyAsync(HangGuard.Limit);
+        JsonElement filter = await Api.WaitForFilterReadyAsync();
         Assert.Equal("Ready", filter.GetProperty("state").GetString());
         Assert.Equal(1_000_000, filter.GetProperty("statistics").GetProperty("sizeBytes").GetInt64());
         Assert.Equal(JsonValueKind.Null, filter.GetProperty("resize").ValueKind); // no resize under way (ResizeStatusTests has one)
@@ -122,7 +122,7 @@ public sealed class AppendAndReadTests : IAsyncLifetime
     [Fact]
     public async Task Health_reports_the_engine_and_the_filter_as_json()
     {
-        await Api.WaitForFilterReadyAsync(HangGuard.Limit);
+        await Api.WaitForFilterReadyAsync();
         ApiResponse health = await Api.SendAsync(HttpMethod.Get, "health");
 
         Assert.Equal(HttpStatusCode.OK, health.Status);

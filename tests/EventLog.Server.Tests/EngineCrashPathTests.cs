@@ -79,7 +79,7 @@ public sealed class EngineCrashPathTests(ITestOutputHelper output)
                 progress.TrySetResult();
             }
         }, stopLoad.Token);
-        await progress.Task.WaitAsync(HangGuard.Limit);
+        await progress.Task.WaitAsync(Poll.Bound);
 
         // The kill lands at a random moment of the load: a point in time, not a synchronisation.
         await Task.Delay(random.Next(0, 400));

@@ -8,7 +8,7 @@ namespace EventLog.Server.Tests;
 /// <summary>The server's HTTP API as the tests call it: plain HttpClient requests, answers kept as text and status.</summary>
 public sealed class EventsApi(Uri address) : IDisposable
 {
-    private readonly HttpClient _http = new() { BaseAddress = address, Timeout = HangGuard.Limit };
+    private readonly HttpClient _http = new() { BaseAddress = address, Timeout = Poll.Bound };
 
     public Uri Address => address;
 
@@ -43,20 +43,13 @@ public sealed class EventsApi(Uri address) : IDisposable
     }
 
     /// <summary>Polls <c>GET /filter</c> until it reports ready.</summary>
-    public async Task<JsonElement> WaitForFilterReadyAsync(TimeSpan timeout)
+    public async Task<JsonElement> WaitForFilterReadyAsync()
     {
-        DateTime deadline = DateTime.UtcNow + timeout;
-        while (true)
-        {
-            JsonElement filter = await FilterAsync();
-            if (filter.GetProperty("ready").GetBoolean())
-            {
-                return filter;
-            }
-
-            Assert.True(DateTime.UtcNow < deadline, $"the filter was not ready within {timeout}: {filter}");
-            await Task.Delay(20);
-        }
+        JsonElement filter = default;
+        await Poll.UntilAsync(
+            async () => (filter = await FilterAsync()).GetProperty("ready").GetBoolean(),
+            () => $"the filter to be ready: {filter}");
+        return filter;
     }
 
     public async Task<ApiResponse> SendAsync(HttpMethod method, string relativeUri, byte[]? body = null, bool expectContinue = false)

@@ -33,7 +33,7 @@ public sealed class KillTests(ITestOutputHelper output)
             long startEnd = (await server.Api.FilterAsync()).GetProperty("logEndPosition").GetInt64();
             using var stopLoad = new CancellationTokenSource();
             Task load = LoadAsync(server.Api.Address, round, acknowledged, stopLoad.Token);
-            await WaitForAsync(() => acknowledged.Count >= before + 300, HangGuard.Limit, server);
+            await Poll.UntilAsync(() => acknowledged.Count >= before + 300, () => $"300 more acknowledged appends under load:\n{server.Output}");
 
             // Kill only after a checkpoint taken under this round's load: the crash then tests its position too.
             await WaitForCheckpointPastAsync(server, startEnd);
@@ -46,7 +46,7 @@ public sealed class KillTests(ITestOutputHelper output)
         using ServerProcess last = await ServerProcess.StartAsync(directory.Path);
         await VerifyAsync(last.Api, acknowledged);
         Report(rounds, last, acknowledged.Count);
-        Assert.Equal(0, await last.InterruptAsync(HangGuard.Limit));
+        Assert.Equal(0, await last.InterruptAsync(Poll.Bound));
     }
 
     private void Report(int round, ServerProcess server, int verified)
@@ -82,7 +82,7 @@ public sealed class KillTests(ITestOutputHelper output)
 
     private static async Task VerifyAsync(EventsApi api, ConcurrentDictionary<string, long> acknowledged)
     {
-        await api.WaitForFilterReadyAsync(HangGuard.Limit);
+        await api.WaitForFilterReadyAsync();
 
         var pending = new ConcurrentQueue<KeyValuePair<string, long>>(acknowledged);
         await Task.WhenAll(Enumerable.Range(0, 8).Select(_ => Task.Run(async () =>
@@ -99,23 +99,7 @@ public sealed class KillTests(ITestOutputHelper output)
         })));
     }
 
-    private static async Task WaitForCheckpointPastAsync(ServerProcess server, long position)
-    {
-        DateTime deadline = DateTime.UtcNow + HangGuard.Limit;
-        while ((await server.Api.FilterAsync()).GetProperty("checkpointPosition").GetInt64() <= position)
-        {
-            Assert.True(DateTime.UtcNow < deadline, $"no checkpoint past {position} under load:\n{server.Output}");
-            await Task.Delay(50);
-        }
-    }
-
-    private static async Task WaitForAsync(Func<bool> condition, TimeSpan timeout, ServerProcess server)
-    {
-        DateTime deadline = DateTime.UtcNow + timeout;
-        while (!condition())
-        {
-            Assert.True(DateTime.UtcNow < deadline, $"the load made too little progress within {timeout}:\n{server.Output}");
-            await Task.Delay(10);
-        }
-    }
+    private static Task WaitForCheckpointPastAsync(ServerProcess server, long position) => Poll.UntilAsync(
+        async () => (await server.Api.FilterAsync()).GetProperty("checkpointPosition").GetInt64() > position,
+        () => $"a checkpoint past {position} under load:\n{server.Output}");
 }

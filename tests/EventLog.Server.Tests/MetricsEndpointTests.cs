@@ -17,7 +17,7 @@ public sealed class MetricsEndpointTests : IAsyncLifetime
     public async Task InitializeAsync()
     {
         _server = await InProcessServer.StartAsync(_directory.Path);
-        await _server.Api.WaitForFilterReadyAsync(TimeSpan.FromSeconds(60));
+        await _server.Api.WaitForFilterReadyAsync();
     }
 
     public async Task DisposeAsync()

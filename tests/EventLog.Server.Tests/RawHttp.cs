@@ -21,7 +21,7 @@ public static class RawHttp
             $" HTTP/1.1\r\nHost: {server.Authority}\r\nContent-Type: application/json\r\nContent-Length: {body.Length}\r\nConnection: close\r\n\r\n")));
         request.Write(body);
 
-        using var timeout = new CancellationTokenSource(HangGuard.Limit);
+        using var timeout = new CancellationTokenSource(Poll.Bound);
         using var client = new TcpClient();
         await client.ConnectAsync(server.Host, server.Port, timeout.Token);
         NetworkStream stream = client.GetStream();

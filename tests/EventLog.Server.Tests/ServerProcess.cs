@@ -75,7 +75,7 @@ public sealed class ServerProcess : IDisposable
         var server = new ServerProcess(dataDirectory, extraArguments);
         try
         {
-            Uri address = await server._listening.Task.WaitAsync(HangGuard.Limit);
+            Uri address = await server._listening.Task.WaitAsync(Poll.Bound);
             server.Api = new EventsApi(address);
             return server;
         }
@@ -103,7 +103,7 @@ public sealed class ServerProcess : IDisposable
             _awaitedLines.Add((text, seen));
         }
 
-        return seen.Task.WaitAsync(HangGuard.Limit);
+        return seen.Task.WaitAsync(Poll.Bound);
     }
 
     /// <summary>
@@ -113,7 +113,7 @@ public sealed class ServerProcess : IDisposable
     public static async Task<(int ExitCode, string Output, string Errors)> RunToExitAsync(string dataDirectory, string[] extraArguments, int? userId = null)
     {
         using var server = new ServerProcess(dataDirectory, extraArguments, userId);
-        using var wait = new CancellationTokenSource(HangGuard.Limit);
+        using var wait = new CancellationTokenSource(Poll.Bound);
         await server._process.WaitForExitAsync(wait.Token);
         server._process.WaitForExit(); // and the end of its output
         return (server._process.ExitCode, server.Output, server.Errors);

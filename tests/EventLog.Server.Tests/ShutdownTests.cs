@@ -24,14 +24,14 @@ public sealed class ShutdownTests
             }
 
             end = (await server.Api.FilterAsync()).GetProperty("logEndPosition").GetInt64();
-            Assert.Equal(0, await server.InterruptAsync(HangGuard.Limit));
+            Assert.Equal(0, await server.InterruptAsync(Poll.Bound));
             Assert.Contains($"final checkpoint at {end}", server.Output, StringComparison.Ordinal);
             Assert.Contains($"Event log closed at byte {end}", server.Output, StringComparison.Ordinal);
         }
 
         // Reopened: the checkpoint covers the whole log, so the filter is ready with nothing to catch up.
         await using InProcessServer reopened = await InProcessServer.StartAsync(directory.Path);
-        JsonElement filter = await reopened.Api.WaitForFilterReadyAsync(HangGuard.Limit);
+        JsonElement filter = await reopened.Api.WaitForFilterReadyAsync();
         Assert.Equal(end, filter.GetProperty("checkpointPosition").GetInt64());
         Assert.Equal(end, filter.GetProperty("logEndPosition").GetInt64());
         Assert.True(await reopened.Api.MightExistAsync("s-49"));
@@ -64,14 +64,14 @@ public sealed class ShutdownTests
 
             // Regression (issue 32): the filter's StopAsync got the expired token and threw TaskCanceledException out
             // of RunAsync: exit code 1 here (134 in the hosting guide's worker), and no final checkpoint.
-            Assert.Equal(0, await server.TerminateAsync(HangGuard.Limit));
+            Assert.Equal(0, await server.TerminateAsync(Poll.Bound));
             Assert.Contains(server.Output.Split('\n'), line => line.Contains("/streams/slow-upload - 499 ", StringComparison.Ordinal)); // cut at the timeout
             Assert.Contains($"final checkpoint at {end}", server.Output, StringComparison.Ordinal);
             Assert.True(!server.Output.Contains("   at ", StringComparison.Ordinal), server.Output);
         }
 
         await using InProcessServer reopened = await InProcessServer.StartAsync(directory.Path);
-        await reopened.Api.WaitForFilterReadyAsync(HangGuard.Limit);
+        await reopened.Api.WaitForFilterReadyAsync();
         for (int i = 0; i < 50; i++)
         {
             Assert.True(await reopened.Api.MightExistAsync($"s-{i}"));

@@ -121,7 +121,7 @@ public sealed class StartupTests
         using (ServerProcess first = await ServerProcess.StartAsync(directory.Path))
         {
             Assert.Equal(HttpStatusCode.Created, (await first.Api.AppendAsync("s", "no-stream", EventsApi.OneEvent("E", "1"))).Status);
-            Assert.Equal(0, await first.InterruptAsync(HangGuard.Limit));
+            Assert.Equal(0, await first.InterruptAsync(Poll.Bound));
         }
 
         // The data directory is the service user's, but the filter's files are root's (as after a tool run as root):
@@ -161,7 +161,7 @@ public sealed class StartupTests
             Assert.Equal("Disabled", filter.GetProperty("state").GetString());
             Assert.False(filter.GetProperty("ready").GetBoolean());
             Assert.Equal(HttpStatusCode.OK, (await server.Api.SendAsync(HttpMethod.Get, "health")).Status);
-            Assert.Equal(0, await server.InterruptAsync(HangGuard.Limit));
+            Assert.Equal(0, await server.InterruptAsync(Poll.Bound));
             Assert.False(File.Exists(Path.Combine(directory.Path, "filter", "stream-existence.filter")), server.Output);
         }
     }

@@ -53,13 +53,7 @@ internal static class Engines
     }
 
     /// <summary>Waits until the background index work has written every sealed memtable.</summary>
-    public static async Task WaitForIndexFilesAsync(EventLogEngine engine, int atLeast)
-    {
-        var deadline = DateTime.UtcNow.AddMinutes(2); // a hang guard only: the loop waits on the condition itself
-        while (engine.Statistics.IndexFiles < atLeast || engine.Statistics.MemTableEntries > engine.Options.MemTableEntries * 2L)
-        {
-            Assert.True(DateTime.UtcNow < deadline, $"only {engine.Statistics.IndexFiles} index files after 2 minutes");
-            await Task.Delay(10);
-        }
-    }
+    public static Task WaitForIndexFilesAsync(EventLogEngine engine, int atLeast) => Poll.UntilAsync(
+        () => engine.Statistics.IndexFiles >= atLeast && engine.Statistics.MemTableEntries <= engine.Options.MemTableEntries * 2L,
+        () => $"{atLeast} index files (there are {engine.Statistics.IndexFiles})");
 }

@@ -11,7 +11,6 @@ namespace PostgresEventStore.Tests;
 /// </summary>
 public sealed class PostgresServer : IAsyncLifetime
 {
-    private static readonly TimeSpan StartBound = TimeSpan.FromMinutes(1);
     private readonly StringBuilder _log = new();
     private string _directory = "";
     private string _bin = "";
@@ -97,22 +96,24 @@ public sealed class PostgresServer : IAsyncLifetime
     // Polls a connection: the server is ready when it accepts one. The bound only turns a hang into a failure.
     private async Task WaitUntilAcceptingAsync()
     {
-        for (var clock = Stopwatch.StartNew(); ; await Task.Delay(20))
-        {
-            try
+        string lastError = "";
+        await Poll.UntilAsync(
+            async () =>
             {
-                await using var connection = new NpgsqlConnection(ConnectionString("postgres") + ";Pooling=false");
-                await connection.OpenAsync();
-                return;
-            }
-            catch (Exception error) when (error is NpgsqlException or System.Net.Sockets.SocketException)
-            {
-                if (_server!.HasExited || clock.Elapsed > StartBound)
+                try
                 {
-                    throw new InvalidOperationException($"PostgreSQL did not start in {_directory}: {error.Message}\n{Log()}");
+                    await using var connection = new NpgsqlConnection(ConnectionString("postgres") + ";Pooling=false");
+                    await connection.OpenAsync();
+                    return true;
                 }
-            }
-        }
+                catch (Exception error) when (error is NpgsqlException or System.Net.Sockets.SocketException)
+                {
+                    lastError = error.Message;
+                    Assert.False(_server!.HasExited, $"PostgreSQL exited in {_directory}: {lastError}\n{Log()}");
+                    return false;
+                }
+            },
+            () => $"PostgreSQL to start in {_directory}: {lastError}\n{Log()}");
     }
 
     private string Log()

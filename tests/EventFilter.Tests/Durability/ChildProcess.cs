@@ -72,52 +72,34 @@ public sealed class ChildProcess : IDisposable
     }
 
     /// <summary>Waits until the child has made at least <paramref name="records"/> records durable.</summary>
-    public async Task WaitForDurableAsync(long records, TimeSpan timeout)
-    {
-        var watch = Stopwatch.StartNew();
-        while (Durable < records)
-        {
-            Assert.False(_process.HasExited, $"the child exited early: {Errors}");
-            Assert.True(watch.Elapsed < timeout, $"the child made only {Durable} records durable in {timeout}: {Errors}");
-            await Task.Delay(5);
-        }
-    }
+    public Task WaitForDurableAsync(long records) => WaitAsync(
+        () => Durable >= records, "exited early", () => $"the child to make {records} records durable (it made {Durable})");
 
     /// <summary>Waits until the child has appended <paramref name="records"/> records since it became ready.</summary>
-    public async Task WaitForAppendsAsync(long records, TimeSpan timeout)
-    {
-        var watch = Stopwatch.StartNew();
-        while (Volatile.Read(ref _readyAt) < 0 || Durable - Volatile.Read(ref _readyAt) < records)
-        {
-            Assert.False(_process.HasExited, $"the child exited early: {Errors}");
-            Assert.True(watch.Elapsed < timeout, $"the child appended too little in {timeout}: {Errors}");
-            await Task.Delay(2);
-        }
-    }
+    public Task WaitForAppendsAsync(long records) => WaitAsync(
+        () => Volatile.Read(ref _readyAt) >= 0 && Durable - Volatile.Read(ref _readyAt) >= records,
+        "exited early",
+        () => $"the child to append {records} records after it became ready",
+        TimeSpan.FromMilliseconds(2));
 
     /// <summary>Waits until the child has printed the phase marker <paramref name="phase"/>.</summary>
-    public async Task WaitForPhaseAsync(string phase, TimeSpan timeout)
-    {
-        var watch = Stopwatch.StartNew();
-        while (!Saw(phase))
-        {
-            Assert.False(_process.HasExited, $"the child exited before phase {phase}: {Errors}");
-            Assert.True(watch.Elapsed < timeout, $"the child did not reach phase {phase} in {timeout}: {Errors}");
-            await Task.Delay(1);
-        }
-    }
+    public Task WaitForPhaseAsync(string phase) => WaitAsync(
+        () => Saw(phase), $"exited before phase {phase}", () => $"the child to reach phase {phase}", TimeSpan.FromMilliseconds(1));
 
     /// <summary>Waits until the last phase marker the child printed is <paramref name="phase"/>: a kill now lands in it.</summary>
-    public async Task WaitUntilInPhaseAsync(string phase, TimeSpan timeout)
-    {
-        var watch = Stopwatch.StartNew();
-        while (Phase != phase)
+    public Task WaitUntilInPhaseAsync(string phase) => WaitAsync(
+        () => Phase == phase, $"exited before it was in phase {phase}", () => $"the child to be in phase {phase}", TimeSpan.FromMilliseconds(1));
+
+    // The child exiting first is a failure of its own, reported with its errors rather than as a hang.
+    private Task WaitAsync(Func<bool> condition, string exited, Func<string> what, TimeSpan? every = null) => Poll.UntilAsync(
+        () =>
         {
-            Assert.False(_process.HasExited, $"the child exited before it was in phase {phase}: {Errors}");
-            Assert.True(watch.Elapsed < timeout, $"the child was not in phase {phase} within {timeout}: {Errors}");
-            await Task.Delay(1);
-        }
-    }
+            bool done = condition();
+            Assert.False(!done && _process.HasExited, $"the child {exited}: {Errors}");
+            return done;
+        },
+        () => $"{what()}: {Errors}",
+        every);
 
     /// <summary>SIGKILL: no finally blocks, no flush, no checkpoint.</summary>
     public void Kill()

@@ -72,25 +72,25 @@ public sealed class CrashMatrixTests(ITestOutputHelper output) : IDisposable
             // the others kill as soon as a fold has started: inside it or just after.
             if (FoldMode(setup, kill) == "fold")
             {
-                await child.WaitForAppendsAsync(random.Next(50, 1_000), TimeSpan.FromSeconds(60));
+                await child.WaitForAppendsAsync(random.Next(50, 1_000));
             }
 
-            await child.WaitForPhaseAsync("fold", TimeSpan.FromSeconds(60));
+            await child.WaitForPhaseAsync("fold");
         }
         else if (setup == "steady" || setup == "resize")
         {
-            await child.WaitForAppendsAsync(random.Next(50, 2_000), TimeSpan.FromSeconds(60));
+            await child.WaitForAppendsAsync(random.Next(50, 2_000));
             if (setup == "steady" && kill / Setups.Length % 2 == 0)
             {
                 // Every other steady kill waits for the adds to be under way, so some kill lands among them for certain;
                 // the others kill wherever the appends left the child (adds, its log's fsync, or a checkpoint).
-                await child.WaitUntilInPhaseAsync("add", TimeSpan.FromSeconds(60));
+                await child.WaitUntilInPhaseAsync("add");
             }
         }
         else
         {
             // Catch-up reads at least five batches at 30 ms each here: a kill within 120 ms of its start lands inside it.
-            await child.WaitForPhaseAsync("catch-up", TimeSpan.FromSeconds(60));
+            await child.WaitForPhaseAsync("catch-up");
             await Task.Delay(random.Next(0, 120));
         }
 

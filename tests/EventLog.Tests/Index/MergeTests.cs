@@ -39,17 +39,11 @@ public sealed class MergeTests : IDisposable
         AssertVersions(reopened, expected);
     }
 
-    private static async Task WaitForQuietAsync(EventLogEngine engine)
-    {
-        // Merges run after the flush that triggers them: wait for both. The merges are waited for by count, since
-        // 9 files or fewer can also be a moment when a lagging merge thread has done only 3 of its merges.
-        var deadline = DateTime.UtcNow.AddMinutes(2); // a hang guard only: the loop waits on the condition itself
-        while (engine.Statistics.MemTableEntries > engine.Options.MemTableEntries * 2L || engine.Statistics.IndexFiles > 3 * 3 || engine.Statistics.IndexMerges < 4)
-        {
-            Assert.True(DateTime.UtcNow < deadline);
-            await Task.Delay(10);
-        }
-    }
+    // Merges run after the flush that triggers them: wait for both. The merges are waited for by count, since
+    // 9 files or fewer can also be a moment when a lagging merge thread has done only 3 of its merges.
+    private static Task WaitForQuietAsync(EventLogEngine engine) => Poll.UntilAsync(
+        () => engine.Statistics.MemTableEntries <= engine.Options.MemTableEntries * 2L && engine.Statistics.IndexFiles <= 3 * 3 && engine.Statistics.IndexMerges >= 4,
+        () => $"flushes and merges to settle ({engine.Statistics})");
 
     private static void AssertVersions(EventLogEngine engine, Dictionary<string, long> expected)
     {
