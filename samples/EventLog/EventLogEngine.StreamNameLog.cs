@@ -1,4 +1,3 @@
-using EventLog.Errors;
 using EventLog.Segments;
 
 using EventFilter;
@@ -15,24 +14,8 @@ public sealed partial class EventLogEngine
         cancellationToken.ThrowIfCancellationRequested();
         var scanner = new LogScanner(_segments, fromPosition, _segments.DurableEnd, bufferBytes: 64 * 1024);
         long next = fromPosition;
-        while (true)
+        while (scanner.NextDurable() && batch.TryAdd(scanner.StreamName))
         {
-            ScanResult result = scanner.Next();
-            if (result == ScanResult.End)
-            {
-                break;
-            }
-
-            if (result != ScanResult.Record)
-            {
-                throw new CorruptLogException(_segments.PathOf(next), next, "a durable record is damaged");
-            }
-
-            if (!batch.TryAdd(scanner.StreamName))
-            {
-                break;
-            }
-
             next = scanner.Position;
         }
 

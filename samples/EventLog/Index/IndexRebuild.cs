@@ -1,4 +1,3 @@
-using EventLog.Errors;
 using EventLog.Segments;
 using EventLog.Streams;
 
@@ -16,19 +15,8 @@ internal static class IndexRebuild
     {
         var scanner = new LogScanner(segments, from, to);
         long records = 0;
-        while (true)
+        while (scanner.NextDurable())
         {
-            ScanResult result = scanner.Next();
-            if (result == ScanResult.End)
-            {
-                break;
-            }
-
-            if (result != ScanResult.Record)
-            {
-                throw new CorruptLogException(segments.PathOf(scanner.Position), scanner.Position, $"a durable record is {(result == ScanResult.Torn ? "cut short" : "damaged")}");
-            }
-
             ReadOnlySpan<byte> name = scanner.StreamName;
             index.Active.Add(StrictUtf8.Decode(name), StreamHash.Of(name), scanner.Header.EventNumber, scanner.RecordPosition);
             records++;

@@ -1,3 +1,4 @@
+using EventLog.Errors;
 using EventLog.Records;
 
 namespace EventLog.Segments;
@@ -20,7 +21,8 @@ internal enum ScanResult
 
 /// <summary>
 /// Reads records one after another from a position up to a limit, through a buffer refilled with positioned reads, so
-/// scanning allocates nothing per record. Used by recovery, index rebuild and the filter's catch-up.
+/// scanning allocates nothing per record. Used by recovery (<see cref="Next"/>, which reports a torn tail), and by index
+/// rebuild and the filter's catch-up (<see cref="NextDurable"/>, over the durable log, where every byte is a record).
 /// </summary>
 internal sealed class LogScanner
 {
@@ -54,6 +56,22 @@ internal sealed class LogScanner
 
     /// <summary>The UTF-8 stream name of the record last read; valid until the next call.</summary>
     public ReadOnlySpan<byte> StreamName => _buffer.AsSpan(_recordOffset + RecordHeader.NameOffset, Header.StreamNameLength);
+
+    /// <summary>
+    /// Reads the next record of the durable log: false at the limit. Recovery has cut any torn tail, so a record cut
+    /// short or damaged here is corruption.
+    /// </summary>
+    /// <exception cref="CorruptLogException">The record at <see cref="Position"/> is cut short or damaged.</exception>
+    public bool NextDurable()
+    {
+        ScanResult result = Next();
+        return result switch
+        {
+            ScanResult.Record => true,
+            ScanResult.End => false,
+            _ => throw new CorruptLogException(_segments.PathOf(Position), Position, $"a durable record is {(result == ScanResult.Torn ? "cut short" : "damaged")}"),
+        };
+    }
 
     /// <summary>Reads the next record.</summary>
     public ScanResult Next()

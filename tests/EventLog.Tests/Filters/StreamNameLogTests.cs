@@ -48,6 +48,33 @@ public sealed class StreamNameLogTests : IDisposable
     }
 
     [Fact]
+    public async Task ReadAsync_reports_a_damaged_durable_record_with_its_file_and_position()
+    {
+        await using EventLogEngine engine = await Engines.StartAsync(Engines.Options(_directory.Path));
+        long second = 0;
+        for (int i = 0; i < 3; i++)
+        {
+            long position = (await engine.AppendAsync($"damaged-{i}", ExpectedVersion.NoStream, Engines.Event())).LogPosition;
+            second = i == 1 ? position : second;
+        }
+
+        // One byte of the second record's stream name, flipped behind the engine's back: its checksum no longer matches.
+        string segment = Directory.GetFiles(_directory.File("log")).Single();
+        await using (FileStream file = File.Open(segment, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite))
+        {
+            file.Seek(second + Records.RecordHeader.NameOffset, SeekOrigin.Begin);
+            int original = file.ReadByte();
+            file.Seek(-1, SeekOrigin.Current);
+            file.WriteByte((byte)(original ^ 0xFF));
+        }
+
+        var batch = new StreamNameBatch(maxRecords: 100);
+        Errors.CorruptLogException error = await Assert.ThrowsAsync<Errors.CorruptLogException>(() => engine.ReadAsync(0, batch, CancellationToken.None).AsTask());
+        Assert.Equal((segment, second), (error.FilePath, error.LogPosition));
+        Assert.Contains("a durable record is damaged", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task A_host_filter_injected_at_start_gets_every_append_and_checkpoints_at_the_engines_end()
     {
         await using (EventLogEngine seed = await Engines.StartAsync(Engines.Options(_directory.Path)))
