@@ -2,7 +2,7 @@ using System.Globalization;
 
 namespace EventFilter.StreamCreation;
 
-/// <summary>The CSV the brief asks for: <c>config,streams,elapsed_s,window_rate_per_s</c>, one row per window.</summary>
+/// <summary>The harness's output, which <c>--plot</c> reads back: <c>config,streams,elapsed_s,window_rate_per_s</c>, one row per window.</summary>
 internal static class RateCsv
 {
     public const string Header = "config,streams,elapsed_s,window_rate_per_s";

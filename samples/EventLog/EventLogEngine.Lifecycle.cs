@@ -30,7 +30,7 @@ public sealed partial class EventLogEngine
         try
         {
             own = Options.StreamExistenceFilterSizeBytes > 0
-                ? OwnFilter.Open(Path.Combine(_root, "filter"), Options.StreamExistenceFilterSizeBytes, this)
+                ? OwnFilter.Open(Path.Combine(_root, "filter"), Options.StreamExistenceFilterSizeBytes, Options.TimeProvider, this)
                 : null;
         }
         catch

@@ -33,7 +33,7 @@ public sealed record EventLogOptions
     /// </summary>
     public long StreamExistenceFilterSizeBytes { get; init; } = 256_000_000;
 
-    /// <summary>How often the engine checkpoints the filter at the log's durable end; <see cref="TimeSpan.Zero"/> only on demand and at shutdown. The default value is 30 seconds.</summary>
+    /// <summary>How often the engine checkpoints its own filter at the log's durable end; <see cref="TimeSpan.Zero"/> only on demand and at shutdown. Ignored with a host's filter. The default value is 30 seconds.</summary>
     public TimeSpan FilterCheckpointInterval { get; init; } = TimeSpan.FromSeconds(30);
 
     /// <summary>Streams whose last event number is cached; 0 turns the cache off. The default value is 100,000.</summary>
@@ -45,10 +45,17 @@ public sealed record EventLogOptions
     /// <summary>Record bytes after which a group commit stops taking more appends and fsyncs. The default value is 4 MiB.</summary>
     public int MaxGroupCommitBytes { get; init; } = 4 * 1024 * 1024;
 
+    /// <summary>
+    /// The clock: each event's created time, and the own filter's checkpoint timer and catch-up waits. Tests inject a fake
+    /// one. The default value is <see cref="TimeProvider.System"/>.
+    /// </summary>
+    public TimeProvider TimeProvider { get; init; } = TimeProvider.System;
+
     /// <summary>Throws <see cref="ArgumentOutOfRangeException"/> or <see cref="ArgumentException"/> naming the first bad value.</summary>
     public void Validate()
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(DataDirectory);
+        ArgumentNullException.ThrowIfNull(TimeProvider);
         Check(SegmentSizeBytes is >= 64 * 1024 and <= 1024L * 1024 * 1024, nameof(SegmentSizeBytes), SegmentSizeBytes, "between 65,536 and 1,073,741,824 bytes");
         Check(MemTableEntries >= 1, nameof(MemTableEntries), MemTableEntries, "at least 1");
         Check(IndexMergeThreshold == 0 || IndexMergeThreshold is >= 2 and <= 64, nameof(IndexMergeThreshold), IndexMergeThreshold, "0 (never merge) or between 2 and 64");

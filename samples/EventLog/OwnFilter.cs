@@ -12,14 +12,16 @@ internal sealed class OwnFilter : IDisposable
 {
     private readonly StreamExistenceFilter _filter;
     private readonly IStreamNameLog _log;
+    private readonly TimeProvider _time;
     private readonly CancellationTokenSource _stopping = new();
     private Task _checkpointLoop = Task.CompletedTask;
     private volatile Exception? _checkpointFailure;
 
-    private OwnFilter(StreamExistenceFilter filter, IStreamNameLog log)
+    private OwnFilter(StreamExistenceFilter filter, IStreamNameLog log, TimeProvider time)
     {
         _filter = filter;
         _log = log;
+        _time = time;
     }
 
     /// <summary>The filter, for the writer's adds and the lookups.</summary>
@@ -32,9 +34,9 @@ internal sealed class OwnFilter : IDisposable
     public Exception? CheckpointFailure => _checkpointFailure;
 
     /// <summary>Opens (or creates) the filter in <paramref name="directory"/> over <paramref name="log"/>; nothing runs yet.</summary>
-    public static OwnFilter Open(string directory, long sizeBytes, IStreamNameLog log)
+    public static OwnFilter Open(string directory, long sizeBytes, TimeProvider time, IStreamNameLog log)
     {
-        var filter = new StreamExistenceFilter(new StreamExistenceFilterOptions { DataDirectory = directory, SizeBytes = sizeBytes }, log);
+        var filter = new StreamExistenceFilter(new StreamExistenceFilterOptions { DataDirectory = directory, SizeBytes = sizeBytes, TimeProvider = time }, log);
         try
         {
             filter.Open();
@@ -45,7 +47,7 @@ internal sealed class OwnFilter : IDisposable
             throw;
         }
 
-        return new OwnFilter(filter, log);
+        return new OwnFilter(filter, log, time);
     }
 
     /// <summary>Starts the catch-up and, unless <paramref name="checkpointInterval"/> is zero, the periodic checkpoints.</summary>
@@ -87,7 +89,7 @@ internal sealed class OwnFilter : IDisposable
 
     private async Task CheckpointPeriodicallyAsync(TimeSpan interval, CancellationToken cancellationToken)
     {
-        using var timer = new PeriodicTimer(interval);
+        using var timer = new PeriodicTimer(interval, _time);
         while (await timer.WaitForNextTickAsync(cancellationToken).ConfigureAwait(false))
         {
             try

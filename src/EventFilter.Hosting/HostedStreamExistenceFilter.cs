@@ -45,7 +45,7 @@ internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilt
         // The lag runs to where the host's appends reached, when that is past the log's end: a database log whose end is
         // held back (an in-flight transaction, a stuck high-water mark) must not show a lag of 0 while appends go on.
         _metrics = new FilterMetrics(meterFactory, () => _filter?.CheckpointPosition, () => Math.Max(_log.EndPosition, _filter?.AddedEnd ?? 0), () => _filter?.ServingSizeBytes ?? 0);
-        _observer = new TelemetryObserver(_logger, _metrics.Files);
+        _observer = new TelemetryObserver(_logger, _metrics.Files, time: timeProvider);
         _filter = new StreamExistenceFilter(_filterOptions, log, _observer);
     }
 

@@ -60,7 +60,8 @@ public static class StreamExistenceFilterServiceCollectionExtensions
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IPostConfigureOptions<StreamExistenceFilterHostingOptions>, SizeSwitch>());
         services.TryAddSingleton(TimeProvider.System);
 
-        // One instance, four faces: the filter the host calls, the hosted service, its resize status, and what the health check reads.
+        // One instance, registered as itself (what the health check reads) and as four interfaces: the filter the host
+        // calls, its resize status, its rebuild control, and the hosted service.
         services.AddSingleton(Create);
         services.AddSingleton<IStreamExistenceFilter>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());
         services.AddSingleton<IFilterResizeStatus>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());

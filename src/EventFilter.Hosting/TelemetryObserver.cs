@@ -18,6 +18,7 @@ public class TelemetryObserver : FilterObserver
     private readonly ILogger _logger;
     private readonly FilterFileMetrics _metrics;
     private readonly LogLevel _openedLevel;
+    private readonly TimeProvider _time;
     private volatile VerificationResult? _verification;
     private volatile CatchUpProgress? _progress;
     private volatile Exception? _backgroundFailure;
@@ -40,11 +41,12 @@ public class TelemetryObserver : FilterObserver
     {
     }
 
-    internal TelemetryObserver(ILogger logger, FilterFileMetrics metrics, LogLevel openedLevel = LogLevel.Information)
+    internal TelemetryObserver(ILogger logger, FilterFileMetrics metrics, LogLevel openedLevel = LogLevel.Information, TimeProvider? time = null)
     {
         _logger = logger;
         _metrics = metrics;
         _openedLevel = openedLevel;
+        _time = time ?? TimeProvider.System;
     }
 
     /// <summary>What verification found when the serving file was last opened.</summary>
@@ -150,7 +152,7 @@ public class TelemetryObserver : FilterObserver
     public override void JournalFolded(string path, FlushResult fold)
     {
         _metrics.RecordFold(fold);
-        FilterSpans.Folded(path, fold);
+        FilterSpans.Folded(path, fold, _time.GetUtcNow());
         Log.JournalFolded(_logger, path, fold.BytesFlushed, fold.Duration.TotalMilliseconds);
     }
 

@@ -1,6 +1,9 @@
 using System.Diagnostics;
+using System.Diagnostics.Metrics;
+using EventFilter.Hosting.Telemetry;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging.Abstractions;
 
 namespace EventFilter.Hosting.Tests;
 
@@ -18,6 +21,20 @@ public sealed class SpanTests : IDisposable
     {
         _spans.Dispose();
         _dir.Dispose();
+    }
+
+    [Fact]
+    public void A_fold_span_ends_at_the_injected_clocks_now_and_lasts_the_folds_duration()
+    {
+        var time = new SteppedTime();
+        using var meter = new Meter("SpanTests.Fold");
+        var observer = new TelemetryObserver(NullLogger.Instance, new FilterFileMetrics(meter), time: time);
+
+        observer.JournalFolded(_dir.FilterPath, new FlushResult(4096, TimeSpan.FromMilliseconds(250)));
+
+        Activity fold = Assert.Single(_spans.Ended("eventfilter.fold"));
+        Assert.Equal(time.GetUtcNow().UtcDateTime, fold.StartTimeUtc + fold.Duration);
+        Assert.Equal(TimeSpan.FromMilliseconds(250), fold.Duration);
     }
 
     [Fact]

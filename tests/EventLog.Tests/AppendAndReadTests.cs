@@ -31,6 +31,19 @@ public sealed class AppendAndReadTests : IDisposable
     }
 
     [Fact]
+    public async Task Each_event_is_created_at_the_injected_clocks_time()
+    {
+        var time = new SteppedTime();
+        await using EventLogEngine engine = await Engines.StartAsync(Engines.Options(_directory.Path) with { TimeProvider = time });
+        await engine.AppendAsync("clocked", ExpectedVersion.NoStream, Engines.Event());
+        time.Advance(TimeSpan.FromHours(1));
+        await engine.AppendAsync("clocked", ExpectedVersion.Exact(0), Engines.Event());
+
+        DateTime start = new(2025, 1, 1, 0, 0, 0, DateTimeKind.Utc);
+        Assert.Equal([start, start.AddHours(1)], engine.ReadStreamForward("clocked", 0, 10).Events.Select(e => e.Created));
+    }
+
+    [Fact]
     public async Task Reads_page_forward_from_any_event_number()
     {
         await using EventLogEngine engine = await Engines.StartAsync(Engines.Options(_directory.Path));

@@ -39,7 +39,7 @@ internal sealed partial class GroupCommitWriter
     private long Write()
     {
         _batchVersions.Clear();
-        long createdTicks = DateTime.UtcNow.Ticks;
+        long createdTicks = _time.GetUtcNow().UtcTicks;
         foreach (PendingAppend append in _batch)
         {
             if (append.CancellationToken.IsCancellationRequested)

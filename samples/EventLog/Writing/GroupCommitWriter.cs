@@ -22,6 +22,7 @@ internal sealed partial class GroupCommitWriter : IAsyncDisposable
     private readonly StreamVersions _versions;
     private readonly StreamIndex _index;
     private readonly IndexMaintenance _maintenance;
+    private readonly TimeProvider _time;
     private readonly int _memTableEntries;
     private readonly int _maxBatchBytes;
     private readonly Dictionary<string, long> _batchVersions = new(StringComparer.Ordinal);
@@ -44,6 +45,7 @@ internal sealed partial class GroupCommitWriter : IAsyncDisposable
         _versions = versions;
         _index = index;
         _maintenance = maintenance;
+        _time = options.TimeProvider;
         _memTableEntries = options.MemTableEntries;
         _maxBatchBytes = options.MaxGroupCommitBytes;
         _queue = Channel.CreateBounded<PendingAppend>(new BoundedChannelOptions(options.MaxQueuedAppends) { SingleReader = true });

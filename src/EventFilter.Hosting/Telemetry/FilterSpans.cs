@@ -37,12 +37,11 @@ internal sealed class FilterSpans
     public static Activity? Start(string name, string path, ActivityContext parent = default) =>
         Source.StartActivity(name, ActivityKind.Internal, parent)?.SetTag(PathTag, path);
 
-    /// <summary>A finished fold, reported only when done: the span starts its duration before now.</summary>
-    public static void Folded(string path, FlushResult fold)
+    /// <summary>A finished fold, reported only when done (<paramref name="now"/>): the span starts its duration before.</summary>
+    public static void Folded(string path, FlushResult fold, DateTimeOffset now)
     {
         if (Source.HasListeners())
         {
-            DateTimeOffset now = DateTimeOffset.UtcNow;
             using Activity? span = Source.StartActivity(Fold, ActivityKind.Internal, parentContext: default, startTime: now - fold.Duration);
             span?.SetTag(PathTag, path).SetTag("eventfilter.fold.bytes", fold.BytesFlushed).SetEndTime(now.UtcDateTime);
         }
