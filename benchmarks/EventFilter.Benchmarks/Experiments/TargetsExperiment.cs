@@ -64,11 +64,13 @@ public static partial class TargetsExperiment
             batch = Time(() => { loaded.MightExistBatch(misses.Packed, misses.Lengths, results); return 0; }) / misses.Count;
         }
 
+        small = Math.Min(small, ChaseNs(smallChase));
+        large = Math.Min(large, ChaseNs(largeChase));
         (Timing add, Timing addBatch) = AddsOutOfCache();
         (double catchUpReady, double catchUpWhole) = CatchUp();
 
-        // The chases again at the end: each baseline is the faster of its two, so a neighbour's burst during one of
-        // them does not move every ratio of the run.
+        // The chases again in the middle and at the end: each baseline is the fastest of its three, so a neighbour's
+        // burst during one of them does not move every ratio of the run.
         small = Math.Min(small, ChaseNs(smallChase));
         large = Math.Min(large, ChaseNs(largeChase));
         cases.Add(Case("might_exist_in_cache_utf8", lookupInCache, InCacheChase, small, Goals.LookupInCache));
