@@ -81,8 +81,8 @@ internal sealed class LookupExperiments(string root, int entriesPerFile, int loo
         foreach (int files in new[] { 10, 100 })
         {
             IndexFixture fixture = _fixtures[files];
-            long rightSize = FalsePositiveModel.SizeFor(fixture.Streams, 0.01, K);
-            long undersized = FalsePositiveModel.SizeFor(fixture.Streams / 10.0, 0.01, K);
+            long rightSize = FalsePositiveModel.SettingFor(fixture.Streams, 0.01, K);
+            long undersized = FalsePositiveModel.SettingFor(fixture.Streams / 10.0, 0.01, K);
             foreach ((string label, long size) in new[] { ("none", 0L), ($"sized for {fixture.Streams:N0} streams", rightSize), ($"sized for {fixture.Streams / 10:N0} streams", undersized) })
             {
                 await using EventLogEngine engine = await fixture.OpenAsync(perFileFilters: false, filterSizeBytes: size).ConfigureAwait(false);

@@ -27,10 +27,11 @@ public sealed class StreamExistenceFilterHostingOptions
     internal const string SizeVariableKey = "EVENTFILTER_STREAM_EXISTENCE_FILTER_SIZE";
 
     /// <summary>
-    /// The filter's size in bytes, as text so that units work: <c>256000000</c>, <c>256MB</c>, <c>1GiB</c>
-    /// (rules in <see cref="ByteSize"/>). <c>0</c> disables the filter; otherwise it must be between
-    /// <see cref="FilterGeometry.MinSizeBytes"/> and <see cref="FilterGeometry.MaxSizeBytes"/> bytes.
-    /// Plan about 1 byte per expected stream for about 3% false positives (docs/configuration.md, "Sizing").
+    /// The filter's size in bytes, counted as filter bits as EventStoreDB counts it (the file adds 4 bytes per 60 and a
+    /// header), as text so that units work: <c>256000000</c>, <c>256MB</c>, <c>1GiB</c> (rules in <see cref="ByteSize"/>).
+    /// <c>0</c> disables the filter; otherwise it must be between <see cref="FilterFileOptions.MinSizeBytes"/> and
+    /// <see cref="FilterFileOptions.MaxSizeBytes"/> bytes.
+    /// Plan about 1 byte per expected stream for about 2.4% false positives (docs/configuration.md, "Sizing").
     /// </summary>
     /// <value>The default value is <c>256MB</c> (256,000,000 bytes).</value>
     public string StreamExistenceFilterSize { get; set; } = FilterOptionRanges.DefaultSize;
@@ -66,7 +67,7 @@ public sealed class StreamExistenceFilterHostingOptions
     /// <summary>
     /// The number of streams the filter is sized for, if known. A new filter file (first start, resize, rebuild) then
     /// sets as many bits per stream (k) as give the fewest false positives at that load: at 2 bytes of size per stream,
-    /// k = 9 and 0.127% instead of 0.168%. Unset keeps k = 6, close to the best from 1 to 2 bytes per stream.
+    /// k = 9 and 0.087% instead of 0.126%. Unset keeps k = 6, close to the best from 1 to 2 bytes per stream.
     /// An existing file keeps its k (docs/configuration.md, "Sizing").
     /// </summary>
     /// <value>The default value is <see langword="null"/>: k = 6.</value>

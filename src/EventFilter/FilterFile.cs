@@ -150,8 +150,8 @@ public sealed unsafe partial class FilterFile : IDisposable
         ArgumentException.ThrowIfNullOrEmpty(path);
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
-        FilterGeometry geometry = FilterGeometry.FromSize(options.SizeBytes);
-        var header = new FilterHeader(FilterHeader.VersionFor(options.LinesPerKey), (ushort)options.K, options.SizeBytes, geometry.LineCount, options.Seed, Guid.NewGuid(), (ushort)options.LinesPerKey);
+        FilterGeometry geometry = options.Geometry;
+        var header = new FilterHeader(FilterHeader.VersionFor(options.LinesPerKey, options.SizeCountsFilterBits), (ushort)options.K, options.SizeBytes, geometry.LineCount, options.Seed, Guid.NewGuid(), (ushort)options.LinesPerKey);
         Span<byte> headerBytes = stackalloc byte[FilterGeometry.LineSize];
         header.WriteTo(headerBytes);
 

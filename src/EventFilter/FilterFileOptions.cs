@@ -25,8 +25,11 @@ public sealed class FilterFileOptions
     /// <summary>The smallest size: one data line and the header line (docs/file-format.md).</summary>
     public const long MinSizeBytes = FilterGeometry.MinSizeBytes;
 
-    /// <summary>The largest size: 2^32 data lines on a 64-bit process.</summary>
-    public static long MaxSizeBytes => FilterGeometry.MaxSizeBytes;
+    /// <summary>
+    /// The largest <c>stream-existence-filter-size</c>: 2^32 - 1 lines of 60 bytes of filter bits (240 GiB) on a 64-bit
+    /// process. A file sized by its length may reach 256 GiB (docs/file-format.md, "Size").
+    /// </summary>
+    public static long MaxSizeBytes => FilterGeometry.MaxFilterBitsSizeBytes;
 
     /// <summary>The <c>stream-existence-filter-size</c> in bytes. Must be in [<see cref="MinSizeBytes"/>, <see cref="MaxSizeBytes"/>].</summary>
     public required long SizeBytes { get; init; }
@@ -41,6 +44,14 @@ public sealed class FilterFileOptions
     /// lines. The default value is 1.
     /// </summary>
     public int LinesPerKey { get; init; } = 1;
+
+    /// <summary>
+    /// Whether <see cref="SizeBytes"/> counts filter bits, for a new file: then every 60 bytes of it are one line and the
+    /// file is 64/60 of it plus the header, as EventStoreDB counts its setting (docs/file-format.md, "Size"). The
+    /// stream-existence filter sets it; an existing file keeps the meaning in its header. The default value is false:
+    /// the size is the file's length.
+    /// </summary>
+    internal bool SizeCountsFilterBits { get; init; }
 
     /// <summary>Seed of the key hash, for a new file. The default value is 0.</summary>
     internal ulong Seed { get; init; }
@@ -77,6 +88,7 @@ public sealed class FilterFileOptions
         SizeBytes = source.SizeBytes;
         K = source.K;
         LinesPerKey = source.LinesPerKey;
+        SizeCountsFilterBits = source.SizeCountsFilterBits;
         Seed = source.Seed;
         CorruptionThreshold = source.CorruptionThreshold;
         VerifyProgress = source.VerifyProgress;
@@ -91,13 +103,16 @@ public sealed class FilterFileOptions
     /// The k with the lowest expected false-positive rate for <paramref name="expectedNames"/> names in a file of
     /// <paramref name="sizeBytes"/>, at most <see cref="MaxChosenK"/> (docs/design.md, "Choosing k").
     /// </summary>
-    internal static int KFor(long sizeBytes, long expectedNames) =>
-        FalsePositiveModel.BestK(expectedNames, FilterGeometry.FromSize(sizeBytes).LineCount, MaxChosenK);
+    internal static int KFor(long sizeBytes, long expectedNames, bool sizeCountsFilterBits) =>
+        FalsePositiveModel.BestK(expectedNames, FilterGeometry.For(sizeBytes, sizeCountsFilterBits).LineCount, MaxChosenK);
+
+    /// <summary>The geometry a new file of these options has.</summary>
+    internal FilterGeometry Geometry => FilterGeometry.For(SizeBytes, SizeCountsFilterBits);
 
     /// <summary>Throws <see cref="ArgumentOutOfRangeException"/> naming the first bad value.</summary>
     internal void Validate()
     {
-        FilterGeometry geometry = FilterGeometry.FromSize(SizeBytes);
+        FilterGeometry geometry = Geometry;
         if (K < 1 || K > FilterHeader.MaxK)
         {
             throw new ArgumentOutOfRangeException(nameof(K), K, $"K must be between 1 and {FilterHeader.MaxK}; got {K}.");

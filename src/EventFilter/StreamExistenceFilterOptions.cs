@@ -80,7 +80,8 @@ public sealed class StreamExistenceFilterOptions
     internal FilterFileOptions ToFileOptions(long sizeBytes) => new()
     {
         SizeBytes = sizeBytes,
-        K = ExpectedStreams is { } expected ? FilterFileOptions.KFor(sizeBytes, expected) : K,
+        SizeCountsFilterBits = true,
+        K = ExpectedStreams is { } expected ? FilterFileOptions.KFor(sizeBytes, expected, sizeCountsFilterBits: true) : K,
         CorruptionThreshold = CorruptionThreshold,
         JournalFoldBytes = JournalFoldBytes,
     };

@@ -14,7 +14,7 @@ public sealed class SizingCommandTests
         JsonElement json = run.Json();
         double classicBits = Math.Ceiling(-10_000_000 * Math.Log(0.01) / (Math.Log(2) * Math.Log(2)));
         Assert.Equal((long)Math.Ceiling(classicBits / 8), json.GetProperty("classic").GetProperty("sizeBytes").GetInt64());
-        Assert.Equal(FalsePositiveModel.SizeFor(10_000_000, 0.01, 6), json.GetProperty("blocked").GetProperty("sizeBytes").GetInt64());
+        Assert.Equal(FalsePositiveModel.SettingFor(10_000_000, 0.01, 6), json.GetProperty("blocked").GetProperty("sizeBytes").GetInt64());
         Assert.InRange(json.GetProperty("blocked").GetProperty("falsePositiveRate").GetDouble(), 0.009, 0.01);
         Assert.Equal(6, json.GetProperty("blocked").GetProperty("k").GetInt32());
     }
@@ -28,7 +28,7 @@ public sealed class SizingCommandTests
         JsonElement json = run.Json();
         Assert.Equal(256_000_000, json.GetProperty("sizeBytes").GetInt64());
         Assert.InRange(json.GetProperty("classic").GetProperty("falsePositiveRate").GetDouble(), 0.02, 0.023);
-        Assert.Equal(FalsePositiveModel.Expected(256_000_000, 256_000_000 / 64 - 1, 6), json.GetProperty("blocked").GetProperty("falsePositiveRate").GetDouble(), 12);
+        Assert.Equal(FalsePositiveModel.Expected(256_000_000, (256_000_000 + 59) / 60, 6), json.GetProperty("blocked").GetProperty("falsePositiveRate").GetDouble(), 12);
     }
 
     [Fact]
@@ -59,7 +59,7 @@ public sealed class SizingCommandTests
 
         Assert.Equal(0, run.ExitCode);
         JsonElement blocked = run.Json().GetProperty("blocked");
-        Assert.Equal(FalsePositiveModel.SizeFor(1e12, 0.75, 6), blocked.GetProperty("sizeBytes").GetInt64());
+        Assert.Equal(FalsePositiveModel.SettingFor(1e12, 0.75, 6), blocked.GetProperty("sizeBytes").GetInt64());
         Assert.InRange(blocked.GetProperty("falsePositiveRate").GetDouble(), 0.74, 0.75);
     }
 

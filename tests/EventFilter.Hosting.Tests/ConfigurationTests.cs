@@ -124,7 +124,7 @@ public sealed class ConfigurationTests : IDisposable
         using IHost host = builder.Build();
         await host.StartAsync();
         await host.Filter().WhenReady;
-        Assert.Equal(FilterGeometry.FromSize(expectedSizeBytes).FileLength, new FileInfo(_dir.FilterPath).Length);
+        Assert.Equal(FilterGeometry.FromFilterBits(expectedSizeBytes).FileLength, new FileInfo(_dir.FilterPath).Length);
         await host.StopAsync();
         return host.Services.GetRequiredService<IOptions<StreamExistenceFilterHostingOptions>>().Value;
     }

@@ -165,7 +165,7 @@ public sealed class PrecedenceTests : IDisposable
         await host.Filter().WhenReady;
         await host.StopAsync();
 
-        Assert.Equal(FilterGeometry.FromSize(1_000_000).FileLength, new FileInfo(_dir.FilterPath).Length);
+        Assert.Equal(FilterGeometry.FromFilterBits(1_000_000).FileLength, new FileInfo(_dir.FilterPath).Length);
     }
 
     private StreamExistenceFilterHostingOptions Resolve(ConfigurationManager configuration, Action<StreamExistenceFilterHostingOptions>? code = null)

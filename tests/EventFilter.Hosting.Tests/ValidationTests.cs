@@ -53,7 +53,7 @@ public sealed class ValidationTests : IDisposable
 
         string message = await StartFailsAsync(host);
         Assert.Equal(
-            "stream-existence-filter-size is '12XB': not a size. Accepted: 0 to disable the filter, or 128 to 274877906944 bytes (256 GiB) written as "
+            "stream-existence-filter-size is '12XB': not a size. Accepted: 0 to disable the filter, or 128 to 257698037700 bytes (about 240 GiB) written as "
             + ByteSize.AcceptedFormats,
             message);
     }
@@ -61,7 +61,7 @@ public sealed class ValidationTests : IDisposable
     [Theory]
     [InlineData("100", "below the minimum of 128 bytes")]
     [InlineData("127", "below the minimum of 128 bytes")]
-    [InlineData("300GiB", "above the maximum of 274877906944 bytes (256 GiB)")]
+    [InlineData("300GiB", "above the maximum of 257698037700 bytes (about 240 GiB)")]
     public async Task A_size_out_of_range_names_the_limit_not_the_value(string size, string problem)
     {
         using IHost host = TestHosts.Build(_dir, _log, _logs, null, ("StreamExistenceFilterSize", size));

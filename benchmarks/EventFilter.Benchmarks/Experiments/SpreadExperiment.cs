@@ -135,8 +135,8 @@ public static class SpreadExperiment
         const long lines = 1_000_000;
         foreach (int bytesPerStream in new[] { 1, 2 })
         {
-            // One byte of file per stream is 7.5 filter bits: 480 of every 512.
-            double names = lines * 64.0 / bytesPerStream;
+            // One byte of stream-existence-filter-size per stream is 8 filter bits: a line's 480 bits are 60 bytes of it.
+            double names = lines * 60.0 / bytesPerStream;
             foreach (int linesPerKey in new[] { 1, 2 })
             {
                 (int k, double rate) = Enumerable.Range(linesPerKey, 16 - linesPerKey + 1)

@@ -15,9 +15,17 @@ public abstract class FilterSizeBenchmark
 
     private PointerChaseBuffer? _chase;
 
-    /// <summary>Filter size in MiB: 1 fits in cache; 256 (EventStoreDB's default) and 1024 are far beyond it.</summary>
-    [Params(1, 256, 1024)]
+    /// <summary>
+    /// Filter size in MiB: 1 fits in cache; 256 (EventStoreDB's default) and 1024 are far beyond it.
+    /// <c>EVENTFILTER_BENCH_SIZES_MIB=256</c> (a comma-separated list) runs only those.
+    /// </summary>
+    [ParamsSource(nameof(Sizes))]
     public int SizeMiB { get; set; }
+
+    public static IEnumerable<int> Sizes =>
+        Environment.GetEnvironmentVariable("EVENTFILTER_BENCH_SIZES_MIB") is { Length: > 0 } list
+            ? list.Split(',').Select(size => int.Parse(size, System.Globalization.CultureInfo.InvariantCulture))
+            : [1, 256, 1024];
 
     protected long SizeBytes => (long)SizeMiB << 20;
 

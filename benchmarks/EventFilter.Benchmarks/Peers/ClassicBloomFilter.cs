@@ -31,10 +31,15 @@ public sealed unsafe class ClassicBloomFilter : IDisposable
     private readonly ulong _totalBits;
     private readonly AtomicBitmap _dirtyPages;
 
-    /// <summary>Creates an empty filter file of <paramref name="sizeBytes"/> at <paramref name="path"/>: a 64-byte header line, then lines.</summary>
-    public ClassicBloomFilter(string path, long sizeBytes)
+    /// <summary>
+    /// Creates an empty filter file at <paramref name="path"/>: a 64-byte header line, then lines. With
+    /// <paramref name="sizeCountsFilterBits"/>, <paramref name="sizeBytes"/> is EventStoreDB's setting: exactly
+    /// 8 x <paramref name="sizeBytes"/> filter bits, in as many 60-byte payloads as they need; otherwise it is the file's
+    /// length, and the filter has all 480 bits of each of its lines.
+    /// </summary>
+    public ClassicBloomFilter(string path, long sizeBytes, bool sizeCountsFilterBits = false)
     {
-        FilterGeometry geometry = FilterGeometry.FromSize(sizeBytes);
+        FilterGeometry geometry = FilterGeometry.For(sizeBytes, sizeCountsFilterBits);
         _length = geometry.FileLength;
         Path = path;
         _handle = File.OpenHandle(path, FileMode.Create, FileAccess.ReadWrite, FileShare.None, FileOptions.None, preallocationSize: _length);
@@ -48,7 +53,7 @@ public sealed unsafe class ClassicBloomFilter : IDisposable
 
         _lines = _memory + FilterGeometry.LineSize;
         LineCount = geometry.LineCount;
-        _totalBits = (ulong)geometry.TotalBits;
+        _totalBits = sizeCountsFilterBits ? (ulong)sizeBytes * 8 : (ulong)geometry.TotalBits;
         _dirtyPages = new AtomicBitmap((_length + PageSize - 1) / PageSize);
     }
 

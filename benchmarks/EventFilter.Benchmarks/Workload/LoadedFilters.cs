@@ -34,12 +34,16 @@ public static class LoadedFilters
         return FilterFile.Open(copy, Options(sizeBytes));
     }
 
-    /// <summary>A classic peer at design load that holds <paramref name="hits"/>, in a scratch file the caller deletes.</summary>
-    public static ClassicBloomFilter CreateClassic(long sizeBytes, StreamNames hits, string scratchName)
+    /// <summary>
+    /// A classic peer at design load that holds <paramref name="hits"/>, in a scratch file the caller deletes. With
+    /// <paramref name="sizeCountsFilterBits"/>, <paramref name="sizeBytes"/> is EventStoreDB's setting (8 bits a byte).
+    /// </summary>
+    public static ClassicBloomFilter CreateClassic(long sizeBytes, StreamNames hits, string scratchName, bool sizeCountsFilterBits = false)
     {
-        var classic = new ClassicBloomFilter(BenchmarkDirectory.Scratch(scratchName), sizeBytes);
+        var classic = new ClassicBloomFilter(BenchmarkDirectory.Scratch(scratchName), sizeBytes, sizeCountsFilterBits);
         long filler = DesignLoad.FillerNames(sizeBytes, hits.Count);
-        classic.FillRandomly(DesignLoad.ClassicFillRatio(filler, (double)classic.LineCount * FilterGeometry.BitsPerLine, ClassicBloomFilter.K), seed: 0xC1A5_51C0);
+        double bits = sizeCountsFilterBits ? sizeBytes * 8.0 : (double)classic.LineCount * FilterGeometry.BitsPerLine;
+        classic.FillRandomly(DesignLoad.ClassicFillRatio(filler, bits, ClassicBloomFilter.K), seed: 0xC1A5_51C0);
         foreach (byte[] name in hits.Utf8)
         {
             classic.Add(name);

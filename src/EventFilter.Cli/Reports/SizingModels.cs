@@ -6,7 +6,8 @@ namespace EventFilter.Cli.Reports;
 /// <summary>
 /// The two sizing models side by side. Classic: an unblocked Bloom filter of m bits at its best k,
 /// m = -n ln p / (ln 2)^2 and k = (m / n) ln 2. Blocked: our file layout (480-bit lines, all k bits in one line)
-/// by <see cref="FalsePositiveModel"/>, which needs somewhat more bytes for the same rate.
+/// by <see cref="FalsePositiveModel"/>, which needs somewhat more bytes for the same rate. Both count the bytes of the
+/// setting as filter bits, as the stream-existence filter and EventStoreDB do (the file adds 4 bytes per 60 and a header).
 /// </summary>
 internal static class SizingModels
 {
@@ -17,7 +18,7 @@ internal static class SizingModels
     {
         double classicBits = Math.Ceiling(-streams * Math.Log(targetRate) / (Math.Log(2) * Math.Log(2)));
         long classicBytes = (long)Math.Ceiling(classicBits / 8);
-        long blockedBytes = FalsePositiveModel.SizeFor(streams, targetRate, k);
+        long blockedBytes = FalsePositiveModel.SettingFor(streams, targetRate, k);
         SizingEstimate blocked = blockedBytes < 0 || blockedBytes > FilterFileOptions.MaxSizeBytes
             ? new SizingEstimate(BlockedModel, null, null, k, null)
             : Blocked(streams, blockedBytes, k);
@@ -38,7 +39,7 @@ internal static class SizingModels
 
     private static SizingEstimate Blocked(long streams, long bytes, int k)
     {
-        long lines = FalsePositiveModel.LinesFor(bytes);
+        long lines = FalsePositiveModel.LinesForSetting(bytes);
         return new SizingEstimate(BlockedModel, bytes, (double)lines * InspectReport.BitsPerLine / streams, k, FalsePositiveModel.Expected(streams, lines, k));
     }
 }

@@ -55,17 +55,20 @@ internal static class FilterOptionRanges
     public static ArgumentOutOfRangeException OutOfRange(string option, object? value, string accepted) =>
         new(option, value, string.Create(CultureInfo.InvariantCulture, $"{option} must be {accepted}; got {value}."));
 
-    /// <summary>"256 GiB" for an exact binary multiple, else the plain byte count.</summary>
+    /// <summary>"256 GiB" for an exact binary multiple, "about 240 GiB" for another size of 1 KiB or more, else "100 B".</summary>
     public static string DescribeBytes(long bytes)
     {
         string[] units = ["B", "KiB", "MiB", "GiB", "TiB"];
         int unit = 0;
-        while (unit < units.Length - 1 && bytes >= 1024 && bytes % 1024 == 0)
+        double value = bytes;
+        while (unit < units.Length - 1 && value >= 1024)
         {
-            bytes /= 1024;
+            value /= 1024;
             unit++;
         }
 
-        return string.Create(CultureInfo.InvariantCulture, $"{bytes} {units[unit]}");
+        bool exact = value == Math.Floor(value);
+        string number = value.ToString(exact ? "0" : "0.#", CultureInfo.InvariantCulture);
+        return exact ? $"{number} {units[unit]}" : $"about {number} {units[unit]}";
     }
 }

@@ -79,7 +79,8 @@ internal static class ResizeFiles
         try
         {
             using FilterFile existing = FilterFile.OpenExisting(resizePath);
-            return existing.Header.SizeBytes == sizeBytes && existing.Header.Geometry.LineCount == FilterGeometry.FromSize(sizeBytes).LineCount;
+            // A resize file of the size's earlier meaning (the file's length) is not resumed: a new one is built.
+            return existing.Header.SizeBytes == sizeBytes && existing.Header.Geometry == FilterGeometry.FromFilterBits(sizeBytes);
         }
         catch (FilterFileException)
         {

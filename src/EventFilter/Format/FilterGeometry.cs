@@ -1,8 +1,10 @@
 namespace EventFilter;
 
 /// <summary>
-/// How a filter size in bytes (the <c>stream-existence-filter-size</c> setting) maps to 64-byte cache lines.
-/// See docs/file-format.md, section "Size".
+/// How a filter size in bytes maps to 64-byte cache lines, in one of two ways (docs/file-format.md, section "Size"):
+/// as filter bits, the way EventStoreDB counts its <c>stream-existence-filter-size</c> (every 60 bytes of the setting
+/// are one line, and the file adds 4 bytes per line and the header), or, in files of format versions 1 and 2 and in
+/// <see cref="FilterFile"/>'s own files, as the file's length.
 /// </summary>
 internal readonly record struct FilterGeometry
 {
@@ -27,25 +29,58 @@ internal readonly record struct FilterGeometry
     /// </summary>
     public static long MaxSizeBytes { get; } = Environment.Is64BitProcess ? (1L << 32) * LineSize : int.MaxValue & ~(LineSize - 1L);
 
-    private FilterGeometry(long sizeBytes, uint lineCount)
+    /// <summary>
+    /// The largest size counted as filter bits: 2^32 - 1 lines of 60 bytes (240 GiB), so that the file stays within
+    /// <see cref="MaxSizeBytes"/>; on a 32-bit process, what fits its mapping.
+    /// </summary>
+    public static long MaxFilterBitsSizeBytes { get; } = ((MaxSizeBytes / LineSize) - 1) * BitBytesPerLine;
+
+    private FilterGeometry(long sizeBytes, uint lineCount, bool sizeCountsFilterBits)
     {
         SizeBytes = sizeBytes;
         LineCount = lineCount;
+        SizeCountsFilterBits = sizeCountsFilterBits;
     }
 
     /// <summary>The configured size, exactly as given; the header records it.</summary>
     public long SizeBytes { get; }
 
-    /// <summary>Data lines: <c>floor(size / 64) - 1</c>. The header takes the first line.</summary>
+    /// <summary>
+    /// Data lines: <c>ceil(size / 60)</c> when the size counts filter bits, else <c>floor(size / 64) - 1</c>. The
+    /// header takes the line before them.
+    /// </summary>
     public uint LineCount { get; }
 
-    /// <summary>The file's length: the size rounded down to a whole number of lines.</summary>
+    /// <summary>True when the size counts filter bits (8 per byte, 480 per line), as EventStoreDB's setting does.</summary>
+    public bool SizeCountsFilterBits { get; }
+
+    /// <summary>The file's length: the header and the data lines.</summary>
     public long FileLength => (LineCount + 1L) * LineSize;
 
     /// <summary>Total filter bits.</summary>
     public long TotalBits => (long)LineCount * BitsPerLine;
 
-    /// <summary>Maps a size in bytes to lines.</summary>
+    /// <summary>Maps a size to lines, counted as filter bits or as the file's length.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The size is below the minimum, or beyond what this platform maps.</exception>
+    public static FilterGeometry For(long sizeBytes, bool sizeCountsFilterBits) =>
+        sizeCountsFilterBits ? FromFilterBits(sizeBytes) : FromSize(sizeBytes);
+
+    /// <summary>Maps a size counted as filter bits to lines: every 60 bytes (480 bits) is one line, the last one rounded up.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The size is below the minimum or above <see cref="MaxFilterBitsSizeBytes"/>.</exception>
+    public static FilterGeometry FromFilterBits(long sizeBytes)
+    {
+        if (sizeBytes < MinSizeBytes || sizeBytes > MaxFilterBitsSizeBytes)
+        {
+            throw new ArgumentOutOfRangeException(
+                SizeSettingName,
+                sizeBytes,
+                $"{SizeSettingName} must be between {MinSizeBytes} and {MaxFilterBitsSizeBytes} bytes of filter bits, or 0 to disable the filter; got {sizeBytes}.");
+        }
+
+        return new FilterGeometry(sizeBytes, checked((uint)((sizeBytes + BitBytesPerLine - 1) / BitBytesPerLine)), sizeCountsFilterBits: true);
+    }
+
+    /// <summary>Maps a size counted as the file's length to lines.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The size cannot hold a header and one line, or is beyond what this platform maps.</exception>
     public static FilterGeometry FromSize(long sizeBytes)
     {
@@ -57,6 +92,6 @@ internal readonly record struct FilterGeometry
                 $"{SizeSettingName} must be between {MinSizeBytes} and {MaxSizeBytes} bytes (a header line plus at least one 64-byte line), or 0 to disable the filter; got {sizeBytes}.");
         }
 
-        return new FilterGeometry(sizeBytes, checked((uint)(sizeBytes / LineSize - 1)));
+        return new FilterGeometry(sizeBytes, checked((uint)(sizeBytes / LineSize - 1)), sizeCountsFilterBits: false);
     }
 }

@@ -19,7 +19,10 @@ public sealed class FilterHeader
         FileId = fileId;
     }
 
-    /// <summary>Format version: <see cref="CurrentVersion"/> for one line per key, <see cref="SpreadVersion"/> for more.</summary>
+    /// <summary>
+    /// Format version: <see cref="CurrentVersion"/> for one line per key, <see cref="SpreadVersion"/> for more, both
+    /// with the size counted as the file's length; <see cref="FilterBitsVersion"/> when the size counts filter bits.
+    /// </summary>
     public ushort Version { get; }
 
     /// <summary>Bits set per name, divided over <see cref="LinesPerKey"/> lines.</summary>
@@ -49,14 +52,27 @@ public sealed class FilterHeader
     /// <summary>The format version of a file whose keys spread over more than one line; bytes 12-13 hold the line count.</summary>
     internal const ushort SpreadVersion = 2;
 
-    /// <summary>The version a file with <paramref name="linesPerKey"/> lines per key is written with: old readers refuse a spread file rather than misread it.</summary>
-    internal static ushort VersionFor(int linesPerKey) => linesPerKey == 1 ? CurrentVersion : SpreadVersion;
+    /// <summary>
+    /// The format version of a file whose size counts filter bits (docs/file-format.md, "Size"); bytes 12-13 hold the
+    /// lines per key, any of 1-4.
+    /// </summary>
+    internal const ushort FilterBitsVersion = 3;
+
+    /// <summary>
+    /// The version a file is written with: the lowest that describes it, so a reader of the older versions refuses a
+    /// spread or bit-sized file rather than misreading its geometry.
+    /// </summary>
+    internal static ushort VersionFor(int linesPerKey, bool sizeCountsFilterBits) =>
+        sizeCountsFilterBits ? FilterBitsVersion : linesPerKey == 1 ? CurrentVersion : SpreadVersion;
+
+    /// <summary>True when <see cref="SizeBytes"/> counts filter bits, as EventStoreDB's setting does; false in versions 1 and 2.</summary>
+    internal bool SizeCountsFilterBits => Version == FilterBitsVersion;
 
     /// <summary>The most probes a header may ask for; more only adds false positives.</summary>
     internal const int MaxK = 32;
 
     /// <summary>The geometry the header describes.</summary>
-    internal FilterGeometry Geometry => FilterGeometry.FromSize(SizeBytes);
+    internal FilterGeometry Geometry => FilterGeometry.For(SizeBytes, SizeCountsFilterBits);
 
     /// <summary>Writes the header, checksum included, into the first 64 bytes of <paramref name="destination"/>.</summary>
     internal void WriteTo(Span<byte> destination)
@@ -66,7 +82,7 @@ public sealed class FilterHeader
         Magic.CopyTo(line);
         BinaryPrimitives.WriteUInt16LittleEndian(line[8..], Version);
         BinaryPrimitives.WriteUInt16LittleEndian(line[10..], K);
-        if (Version == SpreadVersion)
+        if (Version != CurrentVersion)
         {
             BinaryPrimitives.WriteUInt16LittleEndian(line[12..], LinesPerKey);
         }
@@ -101,9 +117,9 @@ public sealed class FilterHeader
         }
 
         ushort version = BinaryPrimitives.ReadUInt16LittleEndian(line[8..]);
-        if (version is not (CurrentVersion or SpreadVersion))
+        if (version is not (CurrentVersion or SpreadVersion or FilterBitsVersion))
         {
-            throw new InvalidFilterHeaderException(path, HeaderProblem.UnsupportedVersion, $"format version {version} is not supported (this build reads versions {CurrentVersion} and {SpreadVersion})");
+            throw new InvalidFilterHeaderException(path, HeaderProblem.UnsupportedVersion, $"format version {version} is not supported (this build reads versions {CurrentVersion} to {FilterBitsVersion})");
         }
 
         ushort k = BinaryPrimitives.ReadUInt16LittleEndian(line[10..]);
@@ -114,18 +130,25 @@ public sealed class FilterHeader
             throw new InvalidFilterHeaderException(path, HeaderProblem.BadField, $"k is {k}, outside 1-{MaxK}");
         }
 
-        if (size < FilterGeometry.MinSizeBytes || size > FilterGeometry.MaxSizeBytes || lines != (ulong)(size / FilterGeometry.LineSize - 1))
+        if (!SizeAgrees(version == FilterBitsVersion, size, lines))
         {
             throw new InvalidFilterHeaderException(path, HeaderProblem.BadField, $"size {size} bytes and line count {lines} do not agree");
         }
 
         // Version 1 keeps bytes 12-15 reserved, whatever they hold: its keys live in one line.
-        ushort linesPerKey = version == SpreadVersion ? BinaryPrimitives.ReadUInt16LittleEndian(line[12..]) : (ushort)1;
+        ushort linesPerKey = version != CurrentVersion ? BinaryPrimitives.ReadUInt16LittleEndian(line[12..]) : (ushort)1;
         if (linesPerKey is 0 or > FilterFileOptions.MaxLinesPerKey || linesPerKey > k || linesPerKey > lines)
         {
             throw new InvalidFilterHeaderException(path, HeaderProblem.BadField, $"lines per key is {linesPerKey}, outside 1-{FilterFileOptions.MaxLinesPerKey} or above k ({k}) or the line count ({lines})");
         }
 
         return new FilterHeader(version, k, size, (uint)lines, BinaryPrimitives.ReadUInt64LittleEndian(line[32..]), new Guid(line[40..56]), linesPerKey);
+    }
+
+    /// <summary>Whether the recorded size is in range for its meaning and gives the recorded line count.</summary>
+    private static bool SizeAgrees(bool sizeCountsFilterBits, long size, ulong lines)
+    {
+        long max = sizeCountsFilterBits ? FilterGeometry.MaxFilterBitsSizeBytes : FilterGeometry.MaxSizeBytes;
+        return size >= FilterGeometry.MinSizeBytes && size <= max && lines == FilterGeometry.For(size, sizeCountsFilterBits).LineCount;
     }
 }

@@ -102,18 +102,44 @@ public static class FalsePositiveModel
     }
 
     /// <summary>
-    /// The data lines (of 480 filter bits each) a file of <paramref name="sizeBytes"/> holds: what <see cref="Expected(double, long, int)"/>
-    /// takes for a size (docs/file-format.md).
+    /// The data lines (of 480 filter bits each) a <see cref="FilterFile"/> whose <see cref="FilterFileOptions.SizeBytes"/>
+    /// is <paramref name="sizeBytes"/> holds, the size being the file's length: what <see cref="Expected(double, long, int)"/>
+    /// takes for a size (docs/file-format.md). For the <c>stream-existence-filter-size</c> setting, see <see cref="LinesForSetting"/>.
     /// </summary>
-    /// <exception cref="ArgumentOutOfRangeException">The size is not a valid <c>stream-existence-filter-size</c>.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The size is not a valid file size.</exception>
     public static long LinesFor(long sizeBytes) => FilterGeometry.FromSize(sizeBytes).LineCount;
 
     /// <summary>
-    /// The smallest <c>stream-existence-filter-size</c> in bytes whose expected rate for <paramref name="names"/>
-    /// names is at most <paramref name="targetRate"/>, at the given k; -1 when no file of at most
-    /// <see cref="uint.MaxValue"/> lines reaches it.
+    /// The data lines a new stream-existence filter of <c>stream-existence-filter-size</c> <paramref name="settingBytes"/>
+    /// holds: the setting counts filter bits, as EventStoreDB's does, one line per 60 bytes (docs/file-format.md).
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The size is not a valid <c>stream-existence-filter-size</c>.</exception>
+    public static long LinesForSetting(long settingBytes) => FilterGeometry.FromFilterBits(settingBytes).LineCount;
+
+    /// <summary>
+    /// The smallest <see cref="FilterFileOptions.SizeBytes"/> (the file's length) whose expected rate for
+    /// <paramref name="names"/> names is at most <paramref name="targetRate"/>, at the given k; -1 when no file of at
+    /// most <see cref="uint.MaxValue"/> lines reaches it. For the <c>stream-existence-filter-size</c> setting, see <see cref="SettingFor"/>.
     /// </summary>
     public static long SizeFor(double names, double targetRate, int k)
+    {
+        long lines = LeastLines(names, targetRate, k);
+        return lines < 0 ? -1 : (lines + 1) * FilterGeometry.LineSize;
+    }
+
+    /// <summary>
+    /// The smallest <c>stream-existence-filter-size</c> in bytes (counting filter bits) whose expected rate for
+    /// <paramref name="names"/> names is at most <paramref name="targetRate"/>, at the given k; -1 when no filter of at
+    /// most <see cref="uint.MaxValue"/> lines reaches it.
+    /// </summary>
+    public static long SettingFor(double names, double targetRate, int k)
+    {
+        long lines = LeastLines(names, targetRate, k);
+        return lines < 0 ? -1 : Math.Max(FilterGeometry.MinSizeBytes, lines * FilterGeometry.BitBytesPerLine);
+    }
+
+    /// <summary>The fewest lines whose expected rate is at most the target; -1 when more than <see cref="MaxLines"/> are needed.</summary>
+    private static long LeastLines(double names, double targetRate, int k)
     {
         // Start at the classic filter's size for this k, a little below the answer (blocking costs bits), and bracket
         // the answer by doubling or halving from there, so that the model is only evaluated near the answer.
@@ -141,7 +167,7 @@ public static class FalsePositiveModel
                 high = low;
                 if (high == 1)
                 {
-                    return 2 * FilterGeometry.LineSize;
+                    return 1;
                 }
 
                 low = high / 2;
@@ -163,6 +189,6 @@ public static class FalsePositiveModel
             }
         }
 
-        return (high + 1) * FilterGeometry.LineSize;
+        return high;
     }
 }
