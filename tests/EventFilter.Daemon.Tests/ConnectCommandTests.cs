@@ -77,6 +77,10 @@ public sealed class ConnectCommandTests(DaemonFixture fixture) : IClassFixture<D
         Assert.Contains(" name=worker-1 ", line, StringComparison.Ordinal);
         Assert.Contains(" flags=U db=0 ", line, StringComparison.Ordinal);
         Assert.EndsWith(" cmd=client|info user=default redir=-1 resp=2\n", line, StringComparison.Ordinal);
+        // Every field of Redis 7.0's line, in its order: redis-py's client_info() and client_list() read them by name.
+        string[] fields = ["id", "addr", "laddr", "fd", "name", "age", "idle", "flags", "db", "sub", "psub", "ssub", "multi", "qbuf", "qbuf-free",
+            "argv-mem", "multi-mem", "obl", "oll", "omem", "tot-mem", "events", "cmd", "user", "redir", "resp"];
+        Assert.Equal(fields, line.TrimEnd('\n').Split(' ').Select(field => field[..field.IndexOf('=')]));
 
         string list = Encoding.UTF8.GetString((byte[])other.Call("CLIENT", "LIST")!);
         Assert.Contains($"id={id} ", list, StringComparison.Ordinal);
