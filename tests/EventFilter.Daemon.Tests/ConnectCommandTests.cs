@@ -38,7 +38,6 @@ public sealed class ConnectCommandTests(DaemonFixture fixture) : IClassFixture<D
         Assert.Equal("bf.add"u8.ToArray(), ((object?[])info[0]!)[0]);
         Assert.Null(info[1]);
         Assert.Equal("client|setname"u8.ToArray(), ((object?[])info[2]!)[0]);
-        Assert.Equal(Array.Empty<object?>(), client.Call("COMMAND", "DOCS"));
         Assert.Contains("client|list"u8.ToArray(), Assert.IsType<object?[]>(client.Call("COMMAND", "LIST")).Cast<byte[]>(), ByteArrays);
         Assert.Equal("ERR unknown subcommand 'NOPE'. Try COMMAND HELP.", Assert.IsType<RespError>(client.Call("COMMAND", "NOPE")).Message);
         Assert.Equal("ERR wrong number of arguments for 'command|count' command", Assert.IsType<RespError>(client.Call("COMMAND", "COUNT", "x")).Message);
@@ -54,7 +53,10 @@ public sealed class ConnectCommandTests(DaemonFixture fixture) : IClassFixture<D
         Assert.Equal(["readonly"], Assert.IsType<RespSet>(entry[2]).Members);
         Assert.All(entry[6..], e => Assert.Empty(Assert.IsType<RespSet>(e).Members)); // categories, tips, key specifications, subcommands
         Assert.Same(RespNull.Value, info[1]);
-        Assert.Empty(Assert.IsType<RespMap>(client.Call("COMMAND", "DOCS")).Entries);
+        RespMap docs = Assert.IsType<RespMap>(client.Call("COMMAND", "DOCS", "BF.EXISTS"));
+        var arguments = Assert.IsType<object?[]>(Assert.IsType<RespMap>(Assert.Single(docs.Entries).Value)["arguments"]);
+        var item = Assert.IsType<RespMap>(arguments[1]);
+        Assert.Equal(["name", "type", "display_text"], item.Keys);
     }
 
     [Fact]

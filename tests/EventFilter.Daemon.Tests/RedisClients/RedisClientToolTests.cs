@@ -6,9 +6,9 @@ namespace EventFilter.Daemon.Tests.RedisClients;
 
 /// <summary>
 /// Redis's own tools and clients, unchanged, against eventfilterd (docs/daemon.md, "Clients"): redis-py's default
-/// pipeline, redis-cli --pipe, redis-benchmark's default tests and Debian's prometheus-redis-exporter. Each pins a
-/// failure found from outside: a transaction's commands ran while EXEC failed; --pipe's closing empty line was a
-/// protocol error; PING_INLINE aborted the benchmark; LATENCY and SLOWLOG were unknown to the exporter.
+/// pipeline, redis-cli --pipe and HELP, redis-benchmark's default tests and Debian's prometheus-redis-exporter. Each
+/// pins a failure found from outside: a transaction's commands ran while EXEC failed; --pipe's closing empty line was
+/// a protocol error; HELP was blank; PING_INLINE aborted the benchmark; LATENCY and SLOWLOG were unknown to the exporter.
 /// </summary>
 public sealed class RedisClientToolTests(DaemonFixture fixture) : IClassFixture<DaemonFixture>
 {
@@ -36,6 +36,16 @@ public sealed class RedisClientToolTests(DaemonFixture fixture) : IClassFixture<
         Assert.Contains("errors: 0, replies: 3", output, StringComparison.Ordinal);
         using RespClient client = fixture.Connect();
         Assert.Equal(new object?[] { 1L, 1L }, client.Call("BF.MEXISTS", "cli-pipe", "a", "b"));
+    }
+
+    [RedisToolFact(RedisCli, "redis-tools")]
+    public void Redis_cli_help_shows_each_command_s_syntax_and_summary()
+    {
+        // redis-cli builds HELP (and its typing hints) from COMMAND DOCS, which once answered an empty map.
+        (int exit, string output) = ToolRun.Of(RedisCli, null, "-s", Socket, "HELP", "BF.INSERT");
+        Assert.True(exit == 0, output);
+        Assert.Contains("key [CAPACITY capacity] [ERROR error] [EXPANSION expansion] [NOCREATE] [NONSCALING] ITEMS item [item ...]", output, StringComparison.Ordinal);
+        Assert.Contains("Adds items to a Bloom filter", output, StringComparison.Ordinal);
     }
 
     [RedisToolFact(RedisBenchmark, "redis-tools")]
