@@ -53,7 +53,7 @@ public sealed class ServerCommandTests(DaemonFixture fixture) : IClassFixture<Da
         Assert.Equal(["summary", "since", "group", "module", "arguments"], Fields(bfAdd));
         Assert.Equal("bf"u8.ToArray(), bfAdd[7]);
         object?[] item = Assert.IsType<object?[]>(Assert.IsType<object?[]>(bfAdd[9])[1]);
-        Assert.Equal(["name", "type", "display_text"], Fields(item));
+        Assert.Equal(["name", "type"], Fields(item));
     }
 
     private static string[] Fields(object? map)

@@ -151,8 +151,8 @@ internal static class CommandIntrospection
     }
 
     /// <summary>
-    /// Redis 7's argument maps: name, type, token, flags, then display_text (of a value or token) or arguments (of a
-    /// oneof or block). No key_spec_index: COMMAND INFO reports no key specifications.
+    /// Redis 7.0's argument maps, as 7.0.15 sends them: name, type, token, flags, and the arguments of a oneof or a
+    /// block. No key_spec_index: COMMAND INFO reports no key specifications.
     /// </summary>
     private static void Arguments(RespWriter reply, CommandArgument[] arguments)
     {
@@ -161,7 +161,7 @@ internal static class CommandIntrospection
         {
             bool nested = argument.Arguments.Length > 0;
             int flags = (argument.Optional ? 1 : 0) + (argument.Multiple ? 1 : 0);
-            reply.MapHeader(3 + (argument.Token is null ? 0 : 1) + (flags > 0 ? 1 : 0));
+            reply.MapHeader(2 + (nested ? 1 : 0) + (argument.Token is null ? 0 : 1) + (flags > 0 ? 1 : 0));
             reply.Bulk("name");
             reply.Bulk(argument.Name);
             reply.Bulk("type");
@@ -191,11 +191,6 @@ internal static class CommandIntrospection
             {
                 reply.Bulk("arguments");
                 Arguments(reply, argument.Arguments);
-            }
-            else
-            {
-                reply.Bulk("display_text");
-                reply.Bulk(argument.Name);
             }
         }
     }
