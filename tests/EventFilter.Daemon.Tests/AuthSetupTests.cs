@@ -44,6 +44,18 @@ public sealed class AuthSetupTests
         Assert.Equal(1L, client.Call("BF.ADD", "k", "v"));
     }
 
+    [Fact]
+    public void An_ipv4_mapped_loopback_bind_listens_on_its_ipv4_address()
+    {
+        // Pins a start that passed the loopback check, then failed to bind with a stack trace.
+        using var directory = new TempDirectory();
+        int port = FreePort();
+        using DaemonProcess daemon = DaemonProcess.Start(directory.Path, "--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture), "--bind", "::ffff:127.0.0.1");
+        using RespClient client = RespClient.ConnectTcp(new IPEndPoint(IPAddress.Loopback, port));
+        Assert.Equal("PONG", client.Call("PING"));
+        Assert.DoesNotContain("   at ", daemon.Output, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData("", "is empty")]
     [InlineData("two\nlines\n", "holds more than one line")]

@@ -30,10 +30,36 @@ public sealed class ServerCommandTests(DaemonFixture fixture) : IClassFixture<Da
     }
 
     [Fact]
-    public void Command_answers_an_empty_array_for_redis_cli()
+    public void Command_docs_documents_every_command_and_subcommand()
     {
         using RespClient client = fixture.Connect();
-        Assert.Equal(Array.Empty<object?>(), client.Call("COMMAND", "DOCS"));
+        object?[] docs = Assert.IsType<object?[]>(client.Call("COMMAND", "DOCS"));
+        var names = new List<string>();
+        for (int i = 0; i < docs.Length; i += 2)
+        {
+            string name = Encoding.ASCII.GetString((byte[])docs[i]!);
+            names.Add(name);
+            string[] fields = Fields(docs[i + 1]);
+            Assert.True(fields[..3].SequenceEqual(["summary", "since", "group"]), $"{name}: {string.Join(' ', fields)}");
+        }
+
+        Assert.Equal(Assert.IsType<long>(client.Call("COMMAND", "COUNT")), names.Count);
+
+        // One by name, a subcommand by container|sub; unknown names are left out.
+        object?[] one = Assert.IsType<object?[]>(client.Call("COMMAND", "DOCS", "bf.add", "client|list", "no.such"));
+        Assert.Equal(4, one.Length);
+        Assert.Equal("client|list"u8.ToArray(), one[2]);
+        object?[] bfAdd = Assert.IsType<object?[]>(one[1]);
+        Assert.Equal(["summary", "since", "group", "module", "arguments"], Fields(bfAdd));
+        Assert.Equal("bf"u8.ToArray(), bfAdd[7]);
+        object?[] item = Assert.IsType<object?[]>(Assert.IsType<object?[]>(bfAdd[9])[1]);
+        Assert.Equal(["name", "type"], Fields(item));
+    }
+
+    private static string[] Fields(object? map)
+    {
+        object?[] pairs = Assert.IsType<object?[]>(map);
+        return [.. pairs.Where((_, i) => i % 2 == 0).Select(key => Encoding.ASCII.GetString((byte[])key!))];
     }
 
     [Fact]

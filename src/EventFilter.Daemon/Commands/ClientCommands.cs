@@ -47,7 +47,7 @@ internal static class ClientCommands
     public static void Id(CommandContext context) => context.Reply.Integer(context.Client.Id);
 
     /// <summary>CLIENT INFO: this connection's line.</summary>
-    public static void Info(CommandContext context) => context.Reply.VerbatimText(context.Client.Describe(context.Reply.ProtocolVersion));
+    public static void Info(CommandContext context) => context.Reply.VerbatimText(context.Client.Describe(context));
 
     /// <summary>CLIENT LIST [TYPE normal|master|replica|pubsub] [ID id [id ...]]: every connection's line, or those asked for.</summary>
     public static void List(CommandContext context)

@@ -44,6 +44,12 @@ internal sealed class CommandContext(FilterStore store, DaemonOptions options, T
     /// <summary>Every connection served now, for CLIENT LIST.</summary>
     public ConnectedClients Clients { get; } = clients ?? new ConnectedClients();
 
+    /// <summary>The commands queued since MULTI, if any.</summary>
+    public ClientTransaction Transaction { get; } = new();
+
+    /// <summary>Where a command that fails on storage is logged (<see cref="CommandTable.Run"/>).</summary>
+    public Microsoft.Extensions.Logging.ILogger Logger { get; init; } = Microsoft.Extensions.Logging.Abstractions.NullLogger.Instance;
+
     /// <summary>Set by QUIT: close once the replies so far are sent.</summary>
     public bool CloseAfterReply { get; set; }
 

@@ -6,7 +6,7 @@ namespace EventFilter.Daemon.Commands;
 /// COMMAND, COMMAND COUNT, INFO, DOCS and LIST, as Redis 7 answers them: an entry per command of ten elements (name,
 /// arity, flags, first key, last key, step, ACL categories, tips, key specifications, subcommands) from the command
 /// table, with Redis 7.0's types (in RESP3 the flags, categories, tips, key specifications and subcommands are sets).
-/// There are no ACLs, tips or key specifications here, so those are empty; DOCS answers an empty map.
+/// There are no ACLs, tips or key specifications here, so those are empty. DOCS answers <see cref="CommandDocs"/>.
 /// </summary>
 internal static class CommandIntrospection
 {
@@ -62,8 +62,35 @@ internal static class CommandIntrospection
         }
     }
 
-    /// <summary>COMMAND DOCS [name ...]: no documentation is kept, so an empty map (redis-cli reads it for its hints).</summary>
-    public static void Docs(CommandContext context) => context.Reply.MapHeader(0);
+    /// <summary>
+    /// COMMAND DOCS [name ...]: a map of each command named (<c>container|sub</c> for a subcommand; unknown names are
+    /// left out), or of every command, to its documentation (<see cref="CommandDocs"/>): redis-cli builds HELP and
+    /// its hints from it.
+    /// </summary>
+    public static void Docs(CommandContext context)
+    {
+        var args = context.Arguments;
+        var commands = new List<CommandSpec>();
+        for (int i = 2; i < args.Count; i++)
+        {
+            if (Find(args[i]) is { } command)
+            {
+                commands.Add(command);
+            }
+        }
+
+        if (args.Count == 2)
+        {
+            commands.AddRange(CommandTable.Commands);
+        }
+
+        context.Reply.MapHeader(commands.Count);
+        foreach (CommandSpec command in commands)
+        {
+            context.Reply.Bulk(command.LowerName);
+            Doc(context.Reply, command);
+        }
+    }
 
     /// <summary>COMMAND LIST: every command's name and every subcommand's.</summary>
     public static void List(CommandContext context)
@@ -87,6 +114,85 @@ internal static class CommandIntrospection
 
         CommandSpec spec = CommandTable.Of(command);
         return bar < 0 ? spec : spec.Subcommand(name[(bar + 1)..]);
+    }
+
+    private static void Doc(RespWriter reply, CommandSpec command)
+    {
+        CommandDocs.Doc doc = CommandDocs.Of(command) ?? throw new InvalidOperationException($"{command.Name} has no documentation");
+        reply.MapHeader(3 + (doc.Module is null ? 0 : 1) + (doc.Arguments.Length > 0 ? 1 : 0) + (command.Subcommands.Length > 0 ? 1 : 0));
+        reply.Bulk("summary");
+        reply.Bulk(doc.Summary);
+        reply.Bulk("since");
+        reply.Bulk(doc.Since);
+        reply.Bulk("group");
+        reply.Bulk(doc.Group);
+        if (doc.Module is { } module)
+        {
+            reply.Bulk("module");
+            reply.Bulk(module);
+        }
+
+        if (doc.Arguments.Length > 0)
+        {
+            reply.Bulk("arguments");
+            Arguments(reply, doc.Arguments);
+        }
+
+        if (command.Subcommands.Length > 0)
+        {
+            reply.Bulk("subcommands");
+            reply.MapHeader(command.Subcommands.Length);
+            foreach (CommandSpec subcommand in command.Subcommands)
+            {
+                reply.Bulk(subcommand.LowerName);
+                Doc(reply, subcommand);
+            }
+        }
+    }
+
+    /// <summary>
+    /// Redis 7.0's argument maps, as 7.0.15 sends them: name, type, token, flags, and the arguments of a oneof or a
+    /// block. No key_spec_index: COMMAND INFO reports no key specifications.
+    /// </summary>
+    private static void Arguments(RespWriter reply, CommandArgument[] arguments)
+    {
+        reply.ArrayHeader(arguments.Length);
+        foreach (CommandArgument argument in arguments)
+        {
+            bool nested = argument.Arguments.Length > 0;
+            int flags = (argument.Optional ? 1 : 0) + (argument.Multiple ? 1 : 0);
+            reply.MapHeader(2 + (nested ? 1 : 0) + (argument.Token is null ? 0 : 1) + (flags > 0 ? 1 : 0));
+            reply.Bulk("name");
+            reply.Bulk(argument.Name);
+            reply.Bulk("type");
+            reply.Bulk(argument.Type);
+            if (argument.Token is { } token)
+            {
+                reply.Bulk("token");
+                reply.Bulk(token);
+            }
+
+            if (flags > 0)
+            {
+                reply.Bulk("flags");
+                reply.SetHeader(flags);
+                if (argument.Optional)
+                {
+                    reply.SimpleString("optional"u8);
+                }
+
+                if (argument.Multiple)
+                {
+                    reply.SimpleString("multiple"u8);
+                }
+            }
+
+            if (nested)
+            {
+                reply.Bulk("arguments");
+                Arguments(reply, argument.Arguments);
+            }
+        }
     }
 
     private static void Entry(RespWriter reply, CommandSpec command)

@@ -55,6 +55,24 @@ internal static class CommandTable
             Sub("client|info", 2, 2, Connection, ClientCommands.Info))),
         (RespCommand.Config, Define("CONFIG", 2, Any, None, CommandKeys.None, ReplyUnknown,
             Sub("config|get", 3, Any, Admin | Connection, ConfigCommand.Get))),
+        (RespCommand.Multi, Define("MULTI", 1, 1, Connection | Fast | AllowBusy, CommandKeys.None, TransactionCommands.Multi)),
+        (RespCommand.Exec, Define("EXEC", 1, 1, Connection, CommandKeys.None, TransactionCommands.Exec)),
+        (RespCommand.Discard, Define("DISCARD", 1, 1, Connection | Fast | AllowBusy, CommandKeys.None, TransactionCommands.Discard)),
+        (RespCommand.Watch, Define("WATCH", 2, Any, Connection | Fast | AllowBusy, CommandKeys.All, TransactionCommands.Watch)),
+        (RespCommand.Unwatch, Define("UNWATCH", 1, 1, Connection | Fast | AllowBusy, CommandKeys.None, TransactionCommands.Unwatch)),
+        (RespCommand.Latency, Define("LATENCY", 2, Any, None, CommandKeys.None, ReplyUnknown,
+            Sub("latency|latest", 2, 2, Admin | Connection, MonitoringCommands.Empty),
+            Sub("latency|history", 3, 3, Admin | Connection, MonitoringCommands.Empty),
+            Sub("latency|reset", 2, Any, Admin | Connection, MonitoringCommands.Zero),
+            Sub("latency|graph", 3, 3, Admin | Connection, MonitoringCommands.NoSamples),
+            Sub("latency|histogram", 2, Any, Admin | Connection, MonitoringCommands.EmptyMap),
+            Sub("latency|doctor", 2, 2, Admin | Connection, MonitoringCommands.Doctor),
+            Sub("latency|help", 2, 2, Loading | Stale, MonitoringCommands.LatencyHelp))),
+        (RespCommand.Slowlog, Define("SLOWLOG", 2, Any, None, CommandKeys.None, ReplyUnknown,
+            Sub("slowlog|get", 2, 3, Admin | Loading | Stale, MonitoringCommands.SlowlogGet),
+            Sub("slowlog|len", 2, 2, Admin | Loading | Stale, MonitoringCommands.Zero),
+            Sub("slowlog|reset", 2, 2, Admin | Loading | Stale, MonitoringCommands.Ok),
+            Sub("slowlog|help", 2, 2, Loading | Stale, MonitoringCommands.SlowlogHelp))),
     ]);
 
     /// <summary>Every command's name, for the tests that check each one (the NOAUTH gate).</summary>
@@ -81,14 +99,26 @@ internal static class CommandTable
     public static CommandSpec Of(RespCommand command) => Specs[(int)command];
 
     /// <summary>Runs the parsed command as <paramref name="command"/>, replying exactly once (an error reply included).</summary>
+    /// <remarks>
+    /// Between MULTI and EXEC, a command that passes these checks is queued and answered QUEUED; one that fails them
+    /// is answered its error and makes EXEC abort, as in Redis (<see cref="ClientTransaction"/>).
+    /// </remarks>
     public static void Execute(CommandContext context, RespCommand command)
     {
         CommandSpec spec = Specs[(int)command];
         int count = context.Arguments.Count;
+        if (command == RespCommand.Unknown)
+        {
+            context.Transaction.Refused();
+            ReplyUnknown(context);
+            return;
+        }
+
         if (spec.Subcommands.Length > 0 && count > 1)
         {
             if (spec.Subcommand(context.Arguments[1]) is not { } subcommand)
             {
+                context.Transaction.Refused();
                 context.Reply.Error($"ERR unknown subcommand '{Printable(context.Arguments[1])}'. Try {spec.Name} HELP.");
                 return;
             }
@@ -98,12 +128,45 @@ internal static class CommandTable
 
         if (count < spec.MinArgs || count > spec.MaxArgs)
         {
+            context.Transaction.Refused();
             context.Reply.Error($"ERR wrong number of arguments for '{spec.LowerName}' command");
+            return;
+        }
+
+        if (context.Transaction.Queues(command))
+        {
+            if (context.Transaction.TryQueue(command, context.Arguments))
+            {
+                context.Reply.SimpleString("QUEUED"u8);
+            }
+            else
+            {
+                context.Reply.Error($"ERR more than {ClientTransaction.MaxQueuedBytes} bytes queued in MULTI");
+            }
+
             return;
         }
 
         context.Client.LastCommand = spec.LowerName;
         spec.Run(context);
+    }
+
+    /// <summary>
+    /// <see cref="Execute"/>, where a storage failure answers this command with an error and is logged: the daemon and
+    /// the other clients, and the other commands of an EXEC, carry on.
+    /// </summary>
+    public static void Run(CommandContext context, RespCommand command)
+    {
+        try
+        {
+            Execute(context, command);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidDataException)
+        {
+            context.Metrics.Error(Telemetry.DaemonMetrics.Operation.Storage);
+            Telemetry.Log.CommandStorageFailed(context.Logger, e);
+            context.Reply.Error("ERR storage failure: " + e.Message);
+        }
     }
 
     /// <summary>An argument for an error reply, which is one line of text: printable ASCII, long arguments cut short.</summary>

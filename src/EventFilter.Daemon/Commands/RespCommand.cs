@@ -36,4 +36,11 @@ internal enum RespCommand : byte
     Select,
     Client,
     Config,
+    Multi,
+    Exec,
+    Discard,
+    Watch,
+    Unwatch,
+    Latency,
+    Slowlog,
 }

@@ -63,8 +63,10 @@ internal static class DaemonSettings
         _ => throw new FormatException($"must be 'always' or 'periodic'; got '{value}'"),
     };
 
+    /// <summary>An IPv4-mapped IPv6 address (::ffff:127.0.0.1) is its IPv4 address: an IPv6 socket cannot bind one.</summary>
     private static IPAddress Address(string value) =>
-        IPAddress.TryParse(value, out IPAddress? address) ? address : throw new FormatException($"must be an IPv4 or IPv6 address; got '{value}'");
+        !IPAddress.TryParse(value, out IPAddress? address) ? throw new FormatException($"must be an IPv4 or IPv6 address; got '{value}'")
+        : address.IsIPv4MappedToIPv6 ? address.MapToIPv4() : address;
 
     private static string Text(IFormattable value) => value.ToString(null, CultureInfo.InvariantCulture);
 

@@ -4,7 +4,8 @@ namespace EventFilter.Daemon.Protocol;
 
 /// <summary>
 /// A strict RESP2 command parser. A command is one array of bulk strings (what redis-cli and every client library
-/// send); anything else, including a nested array, is a protocol error, so nesting is bounded at depth one. Lengths
+/// send), or a line that does not start with '*' (<see cref="InlineCommand"/>); anything else, including a nested
+/// array, is a protocol error, so nesting is bounded at depth one. Lengths
 /// are checked against <see cref="RespLimits"/> before any byte of the payload is awaited. See docs/daemon.md, "Protocol".
 /// </summary>
 internal static class RespParser
@@ -29,6 +30,10 @@ internal static class RespParser
         {
             arguments.Rebase(buffer, start);
             (count, position) = (progress.Count, progress.Position);
+        }
+        else if (!input.IsEmpty && input[0] != (byte)'*')
+        {
+            return InlineCommand.TryParse(buffer, length, limits, arguments, start, out consumed, out error);
         }
         else
         {
@@ -106,12 +111,6 @@ internal static class RespParser
         if (input.IsEmpty)
         {
             return ParseResult.Incomplete;
-        }
-
-        if (input[0] != (byte)'*')
-        {
-            error = $"ERR Protocol error: expected '*', got '{Printable(input[0])}'";
-            return ParseResult.ProtocolError;
         }
 
         ParseResult header = ReadLength(input, ref position, out count);

@@ -22,6 +22,9 @@ internal sealed class RespWriter
 
     private bool Resp3 => ProtocolVersion == 3;
 
+    /// <summary>Bytes the buffer holds, used or not (CLIENT LIST's tot-mem).</summary>
+    public int Capacity => _buffer.Length;
+
     public ReadOnlyMemory<byte> Written => _buffer.AsMemory(0, Length);
 
     /// <summary>After a send: nothing is pending, and the buffer a large reply grew is given up (<see cref="LargeBuffers"/>).</summary>

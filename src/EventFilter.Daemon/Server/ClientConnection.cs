@@ -31,7 +31,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     public long Id => context.Client.Id;
 
     /// <summary>This connection's line of CLIENT LIST.</summary>
-    public string Describe() => context.Client.Describe(context.Reply.ProtocolVersion);
+    public string Describe() => context.Client.Describe(context);
 
     /// <summary>Completes when the connection's thread has ended and its socket is closed.</summary>
     public Task Finished => _finished.Task;
@@ -220,17 +220,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
             return;
         }
 
-        try
-        {
-            CommandTable.Execute(context, command);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidDataException)
-        {
-            // A storage failure answers this command; the daemon and the other clients carry on.
-            metrics.Error(DaemonMetrics.Operation.Storage);
-            Log.CommandStorageFailed(logger, e);
-            context.Reply.Error("ERR storage failure: " + e.Message);
-        }
+        CommandTable.Run(context, command);
     }
 
     /// <summary>A failed log write or fsync acknowledges nothing: the connection closes without the batch's replies.</summary>

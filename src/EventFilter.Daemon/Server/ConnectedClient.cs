@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using EventFilter.Daemon.Commands;
 
 namespace EventFilter.Daemon.Server;
 
@@ -25,14 +26,25 @@ internal sealed class ConnectedClient(string address, string localAddress, bool 
     /// <summary>A read came in: the client is not idle.</summary>
     public void Active() => Volatile.Write(ref _lastActive, time.GetTimestamp());
 
-    /// <summary>One line of CLIENT LIST (and CLIENT INFO) in Redis's format, ending in a newline.</summary>
-    public string Describe(int protocol)
+    /// <summary>
+    /// One line of CLIENT LIST (and CLIENT INFO) in Redis 7.0.15's format, every field in its order, ending in a newline.
+    /// rbs and rbp are the reply buffer's size (its peak is not tracked: the buffer shrinks back after a large reply).
+    /// fd is -1: reading a socket's descriptor marks it exposed to the runtime. The query buffer is not this class's
+    /// to see, and replies are sent before the next read, so qbuf, qbuf-free,
+    /// argv-mem, obl, oll and omem are 0; multi and multi-mem are the queued commands and their bytes; tot-mem counts
+    /// the reply buffer and the queue (docs/daemon.md, "Clients").
+    /// </summary>
+    public string Describe(CommandContext context)
     {
         long now = time.GetTimestamp();
+        ClientTransaction transaction = context.Transaction;
+        bool multi = transaction.Open;
         var line = new StringBuilder();
-        line.Append(CultureInfo.InvariantCulture, $"id={Id} addr={address} laddr={localAddress} name={Name}");
-        line.Append(CultureInfo.InvariantCulture, $" age={Seconds(_connected, now)} idle={Seconds(Volatile.Read(ref _lastActive), now)} flags={(unixSocket ? 'U' : 'N')}");
-        line.Append(CultureInfo.InvariantCulture, $" db=0 sub=0 psub=0 ssub=0 multi=-1 cmd={LastCommand} user=default redir=-1 resp={protocol}\n");
+        line.Append(CultureInfo.InvariantCulture, $"id={Id} addr={address} laddr={localAddress} fd=-1 name={Name}");
+        line.Append(CultureInfo.InvariantCulture, $" age={Seconds(_connected, now)} idle={Seconds(Volatile.Read(ref _lastActive), now)} flags={(multi ? "x" : "")}{(unixSocket ? 'U' : 'N')}");
+        line.Append(CultureInfo.InvariantCulture, $" db=0 sub=0 psub=0 ssub=0 multi={(multi ? transaction.Count : -1)} qbuf=0 qbuf-free=0 argv-mem=0 multi-mem={transaction.QueuedBytes}");
+        line.Append(CultureInfo.InvariantCulture, $" rbs={context.Reply.Capacity} rbp={context.Reply.Capacity} obl=0 oll=0 omem=0 tot-mem={context.Reply.Capacity + transaction.AllocatedBytes} events=r");
+        line.Append(CultureInfo.InvariantCulture, $" cmd={LastCommand} user=default redir=-1 resp={context.Reply.ProtocolVersion}\n");
         return line.ToString();
     }
 

@@ -163,7 +163,7 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
         bool unix = client.AddressFamily == AddressFamily.Unix;
         string address = unix ? options.SocketPathOrDefault + ":0" : client.RemoteEndPoint?.ToString() ?? "?";
         var facts = new ConnectedClient(address, unix ? address : client.LocalEndPoint?.ToString() ?? "?", unix, time);
-        return new ClientConnection(client, new CommandContext(store, options, health, metrics, facts, _clients), _limits, metrics, logger);
+        return new ClientConnection(client, new CommandContext(store, options, health, metrics, facts, _clients) { Logger = logger }, _limits, metrics, logger);
     }
 
     /// <summary>One connection too many: Redis's answer, then close (the reply fits any empty socket buffer, so the send cannot block).</summary>
