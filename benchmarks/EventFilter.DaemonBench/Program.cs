@@ -74,6 +74,7 @@ try
         ControlRows.Run(bench);
         OperationRows.Run(bench);
         ConcurrentRows.Run(bench);
+        ManyClientRows.Run(bench);
         ScaleRows.Run(bench);
         MemoryRows.Run(bench);
         modes.Add(new ModeResult(mode, before, RunResult.LoadAverage(), bench.Rows));
