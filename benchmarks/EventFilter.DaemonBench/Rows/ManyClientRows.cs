@@ -14,9 +14,9 @@ namespace EventFilter.DaemonBench.Rows;
 /// </summary>
 internal static class ManyClientRows
 {
-    public static void Run(Bench bench)
+    public static void Run(Bench bench, string? redisBenchmark)
     {
-        foreach (int clients in (int[])[50, 200])
+        foreach (int clients in redisBenchmark is null ? [] : (int[])[50, 200])
         {
             string row = $"{clients} clients BF.ADD";
             if (!bench.Wanted(row))
@@ -24,7 +24,7 @@ internal static class ManyClientRows
                 continue;
             }
 
-            Contenders<Measurement[]> runs = bench.Sides.Select(side => Repeated(bench, side, clients));
+            Contenders<Measurement[]> runs = bench.Sides.Select(side => Repeated(bench, redisBenchmark!, side, clients));
             bench.Add(row, "ops/s", true, runs.Select(r => r[0]));
             bench.Add($"{row} p99", "ms", false, runs.Select(r => r[1]));
             bench.Add($"{row} max", "ms", false, runs.Select(r => r[2]));
@@ -37,11 +37,11 @@ internal static class ManyClientRows
     public const int IdleConnections = 10_000;
 
     /// <summary>Throughput, p99 and max (each the median over the repeats), after one warm-up run.</summary>
-    private static Measurement[] Repeated(Bench bench, Side side, int clients)
+    private static Measurement[] Repeated(Bench bench, string program, Side side, int clients)
     {
         int requests = bench.Settings.Quick ? 2_000 : 100_000;
-        RedisBenchmark(bench, side, clients, requests);
-        double[][] runs = [.. Enumerable.Range(0, bench.Settings.Repeats).Select(_ => RedisBenchmark(bench, side, clients, requests))];
+        RedisBenchmark(bench, program, side, clients, requests);
+        double[][] runs = [.. Enumerable.Range(0, bench.Settings.Repeats).Select(_ => RedisBenchmark(bench, program, side, clients, requests))];
         return [.. Enumerable.Range(0, 3).Select(column => new Measurement(Median(runs.Select(r => r[column]))))];
     }
 
@@ -52,7 +52,7 @@ internal static class ManyClientRows
     }
 
     /// <summary>One redis-benchmark run of single adds of random items to the bench filter: requests/s, p99 ms, max ms.</summary>
-    private static double[] RedisBenchmark(Bench bench, Side side, int clients, int requests)
+    private static double[] RedisBenchmark(Bench bench, string program, Side side, int clients, int requests)
     {
         string[] arguments =
         [
@@ -60,8 +60,8 @@ internal static class ManyClientRows
             "-c", clients.ToString(CultureInfo.InvariantCulture), "-r", "100000000", "--csv",
             side.Dialect.Add, Side.Key, "__rand_int__",
         ];
-        var start = new ProcessStartInfo(bench.Pinned ? "taskset" : "redis-benchmark") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (string argument in bench.Pinned ? ["-c", "0", "redis-benchmark", .. arguments] : arguments)
+        var start = new ProcessStartInfo(bench.Pinned ? "taskset" : program) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        foreach (string argument in bench.Pinned ? ["-c", "0", program, .. arguments] : arguments)
         {
             start.ArgumentList.Add(argument);
         }
