@@ -67,7 +67,6 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
                     // Nothing pending: hold no buffer while the client thinks (a zero-byte read waits for data).
                     _read.Release();
                     context.Reply.ReleaseBuffer();
-                    context.TrimScratch();
                     await socket.ReceiveAsync(Memory<byte>.Empty, SocketFlags.None);
                 }
 
@@ -123,6 +122,10 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         {
             // The arguments of the command that waits for its end are kept; it starts at the front of the buffer.
             context.Arguments.Rebase(_read.Bytes, 0);
+        }
+        else
+        {
+            context.TrimScratch();
         }
     }
 
