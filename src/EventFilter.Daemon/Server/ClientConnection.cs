@@ -10,7 +10,8 @@ namespace EventFilter.Daemon.Server;
 
 /// <summary>
 /// One client, served by asynchronous socket calls on the socket engine's threads (<see cref="RespListener"/>): waits
-/// for data holding no buffer, reads into a borrowed one (<see cref="ReadBuffer"/>), runs every whole command in it,
+/// for data with a read into a small buffer of its own, continued in a borrowed one (<see cref="ReadBuffer"/>) when a
+/// request is larger, runs every whole command in it,
 /// and sends all their replies with one write, so a pipelined batch is answered in order at one send per read. With
 /// --log-sync always, the batch's fsyncs are awaited, not waited for (<see cref="LogSyncQueue"/>). A protocol error is
 /// answered, then only this connection is closed. Between requests the connection holds no buffer, only its state:
@@ -59,22 +60,24 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     {
         try
         {
-            bool open = true;
+            bool open = true, filledRoom = false;
             while (open)
             {
                 if (_read.Filled == 0 && !_progress.Started)
                 {
-                    // Nothing pending: hold no buffer while the client thinks (a zero-byte read waits for data).
-                    _read.Release();
+                    // Nothing pending: unless more is likely waiting, borrow nothing while the client thinks.
+                    _read.Rest(filledRoom);
                     context.Reply.ReleaseBuffer();
-                    await socket.ReceiveAsync(Memory<byte>.Empty, SocketFlags.None);
                 }
 
-                int read = await socket.ReceiveAsync(_read.Space(), SocketFlags.None);
+                Memory<byte> room = _read.Space();
+                int read = await socket.ReceiveAsync(room, SocketFlags.None);
                 if (read == 0)
                 {
                     break;
                 }
+
+                filledRoom = read == room.Length;
 
                 _read.Received(read);
                 metrics.Totals.Received(read);

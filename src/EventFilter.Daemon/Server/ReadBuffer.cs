@@ -4,14 +4,19 @@ using EventFilter.Daemon.Protocol;
 namespace EventFilter.Daemon.Server;
 
 /// <summary>
-/// A connection's read buffer: borrowed from the shared pool when a read is due and given back while the connection
-/// waits with nothing pending, so that an idle connection holds no buffer at all. It grows only as far as one command
-/// needs (bounded by <see cref="RespLimits.MaxCommandBytes"/>); a buffer grown past <see cref="LargeBuffers.KeepBytes"/>
-/// is never pooled, but dropped and counted for <see cref="MemoryTrim"/> once its command is done.
+/// A connection's read buffer. Between requests it is a small array of the connection's own, enough for an ordinary
+/// request, so that waiting for the client's next one costs one read into it and a few hundred bytes of memory; a
+/// request that fills it continues in a buffer borrowed from the shared pool, given back once nothing is pending. It
+/// grows only as far as one command needs (bounded by <see cref="RespLimits.MaxCommandBytes"/>); a buffer grown past
+/// <see cref="LargeBuffers.KeepBytes"/> is never pooled, but dropped and counted for <see cref="MemoryTrim"/>.
 /// </summary>
 internal sealed class ReadBuffer(int maxBytes)
 {
+    /// <summary>The resting buffer's size: a single command of a few short arguments, as most clients send, fits.</summary>
+    public const int RestingBytes = 256;
+
     private const int InitialBytes = 16 * 1024;
+    private readonly byte[] _resting = new byte[RestingBytes];
     private byte[] _bytes = [];
 
     /// <summary>The buffer; bytes [0, <see cref="Filled"/>) are read and not yet consumed.</summary>
@@ -19,16 +24,17 @@ internal sealed class ReadBuffer(int maxBytes)
 
     public int Filled { get; private set; }
 
-    /// <summary>Room for the next read: borrows a buffer if none is held, and doubles a full one (up to the limit).</summary>
+    /// <summary>Room for the next read: the resting buffer when nothing is held; a full buffer is replaced by a larger one.</summary>
     public Memory<byte> Space()
     {
         if (_bytes.Length == 0)
         {
-            _bytes = ArrayPool<byte>.Shared.Rent(InitialBytes);
+            _bytes = _resting;
         }
-        else if (Filled == _bytes.Length)
+
+        if (Filled == _bytes.Length)
         {
-            int size = Math.Min(_bytes.Length * 2, Math.Max(maxBytes, _bytes.Length + 1));
+            int size = _bytes == _resting ? InitialBytes : Math.Min(_bytes.Length * 2, Math.Max(maxBytes, _bytes.Length + 1));
             byte[] larger = size <= LargeBuffers.KeepBytes ? ArrayPool<byte>.Shared.Rent(size) : new byte[size];
             _bytes.AsSpan(0, Filled).CopyTo(larger);
             Give(_bytes);
@@ -59,7 +65,29 @@ internal sealed class ReadBuffer(int maxBytes)
         }
     }
 
-    /// <summary>Nothing is pending (<see cref="Filled"/> is 0): the buffer goes back, and the next read borrows one.</summary>
+    /// <summary>
+    /// Nothing is pending (<see cref="Filled"/> is 0). After a read that filled all the room it had, more is likely
+    /// waiting (a pipelining client): a borrowed buffer is kept, or borrowed now, so the next read takes a whole batch.
+    /// Otherwise a borrowed buffer goes back, and the next read uses the resting one.
+    /// </summary>
+    public void Rest(bool moreWaiting)
+    {
+        Filled = 0;
+        if (moreWaiting)
+        {
+            if (_bytes.Length <= RestingBytes)
+            {
+                _bytes = ArrayPool<byte>.Shared.Rent(InitialBytes);
+            }
+
+            return;
+        }
+
+        Give(_bytes);
+        _bytes = _resting;
+    }
+
+    /// <summary>The connection is over: a borrowed buffer goes back.</summary>
     public void Release()
     {
         Give(_bytes);
@@ -67,8 +95,13 @@ internal sealed class ReadBuffer(int maxBytes)
         Filled = 0;
     }
 
-    private static void Give(byte[] bytes)
+    private void Give(byte[] bytes)
     {
+        if (bytes == _resting)
+        {
+            return;
+        }
+
         if (bytes.Length > LargeBuffers.KeepBytes)
         {
             LargeBuffers.Released(bytes);
