@@ -3,9 +3,8 @@ namespace EventFilter.Daemon.Server;
 /// <summary>
 /// How .NET's socket engine runs what follows a completed read or write: on its own event threads, one per core, the
 /// way Redis's event loop does, rather than handed on to the thread pool. A request then costs no thread switch between
-/// the epoll wake-up and its reply; the hand-off cost a quarter of the throughput of 50 clients without pipelining on
-/// 2 cores (docs/decisions/async-connections.md). Commands never block on the disk there: a fsync before a reply waits
-/// in <see cref="LogSyncQueue"/>, off the event threads.
+/// the epoll wake-up and its reply (measured against the thread pool in docs/decisions/async-connections.md). Adds
+/// never wait for the disk there: their fsync before a reply (--log-sync always) waits in <see cref="LogSyncQueue"/>.
 /// </summary>
 internal static class SocketEngine
 {
