@@ -51,10 +51,12 @@ catch (InvalidOperationException error)
 
 (ServerSpec? redis, string? redisSkipped) = ServerLocator.Redis(settings, root);
 (ServerSpec? redisBloom, string? redisBloomSkipped) = ServerLocator.RedisBloom(settings, root);
+string? redisBenchmark = ServerLocator.RedisBenchmark(settings, root);
 string dataRoot = settings.DataRoot ?? Path.Combine(Path.GetTempPath(), $"eventfilter-daemonbench-{Environment.ProcessId}");
 Console.WriteLine($"eventfilterd: {ours.Description}");
 Console.WriteLine($"Redis: {redis?.Description ?? "skipped: " + redisSkipped}");
 Console.WriteLine($"RedisBloom: {redisBloom?.Description ?? "left out: " + redisBloomSkipped}");
+Console.WriteLine(redisBenchmark is null ? "many-clients rows: left out, redis-benchmark is not installed (benchmarks/daemon/install-tools.sh redis)" : $"many-clients rows: {redisBenchmark}");
 Console.WriteLine($"{Environment.ProcessorCount} CPUs; data under {dataRoot}; {(settings.Quick ? "quick smoke" : "full run")}");
 
 var modes = new List<ModeResult>();
@@ -74,6 +76,7 @@ try
         ControlRows.Run(bench);
         OperationRows.Run(bench);
         ConcurrentRows.Run(bench);
+        ManyClientRows.Run(bench, redisBenchmark);
         ScaleRows.Run(bench);
         MemoryRows.Run(bench);
         modes.Add(new ModeResult(mode, before, RunResult.LoadAverage(), bench.Rows));

@@ -76,6 +76,20 @@ internal static class ServerLocator
         return server is null ? (null, missing) : (ServerSpec.RedisBloom(server, Path.GetFullPath(module)), null);
     }
 
+    /// <summary>
+    /// Debian's redis-benchmark, which drives the many-clients rows: installed with redis-server by
+    /// benchmarks/daemon/install-tools.sh on a full run; null when missing (the rows are then left out, saying why).
+    /// </summary>
+    public static string? RedisBenchmark(BenchSettings settings, string root)
+    {
+        if (Find("redis-benchmark") is null && !settings.Quick)
+        {
+            Run(Path.Combine(root, "benchmarks", "daemon", "install-tools.sh"), "redis");
+        }
+
+        return Find("redis-benchmark");
+    }
+
     private static (RedisServer? Server, string? Missing) FindRedisServer(BenchSettings settings, string root)
     {
         string? path = Find("redis-server");

@@ -13,8 +13,8 @@ internal sealed record ServerSpec(string Name, string Description, Dialect Diale
         string host = Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet";
         return new ServerSpec("eventfilterd", jit ? $"JIT build (dotnet {path})" : $"NativeAOT build ({path})", Dialect.Bloom, KeepsData: true,
             (data, socket) => jit
-                ? (host, [path, "--data", data, "--socket", socket])
-                : (path, ["--data", data, "--socket", socket]));
+                ? (host, [path, "--data", data, "--socket", socket, .. MaxClients])
+                : (path, ["--data", data, "--socket", socket, .. MaxClients]));
     }
 
     /// <summary>
@@ -38,5 +38,11 @@ internal sealed record ServerSpec(string Name, string Description, Dialect Diale
     [
         "--port", "0", "--unixsocket", socket, "--unixsocketperm", "700", "--dir", data,
         "--save", "", "--daemonize", "no", "--logfile", Path.Combine(data, "redis.log"),
+        "--maxclients", ClientsAllowed,
     ];
+
+    // Room for the idle-connections row's clients and the harness's own (Rows/ManyClientRows.cs).
+    private const string ClientsAllowed = "10100";
+
+    private static readonly string[] MaxClients = ["--max-clients", ClientsAllowed];
 }

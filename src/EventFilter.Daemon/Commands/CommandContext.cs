@@ -14,8 +14,9 @@ internal sealed class CommandContext(FilterStore store, DaemonOptions options, T
     ConnectedClient? client = null, ConnectedClients? clients = null)
 {
     private const int InitialItems = 128;
-    private ulong[] _digests = new ulong[InitialItems];
-    private bool[] _answers = new bool[InitialItems];
+    // Made at the first command with items: an idle connection holds neither.
+    private ulong[] _digests = [];
+    private bool[] _answers = [];
     private readonly List<NamedFilter> _added = [];
 
     public CommandArguments Arguments { get; } = new();
@@ -64,7 +65,7 @@ internal sealed class CommandContext(FilterStore store, DaemonOptions options, T
         int count = Arguments.Count - first;
         if (_digests.Length < count)
         {
-            _digests = new ulong[Math.Max(count, _digests.Length * 2)];
+            _digests = new ulong[Math.Max(count, Math.Max(InitialItems, _digests.Length * 2))];
         }
 
         for (int i = 0; i < count; i++)
@@ -90,6 +91,28 @@ internal sealed class CommandContext(FilterStore store, DaemonOptions options, T
     /// </summary>
     public void CommitAdded()
     {
+        var unsynced = new List<NamedFilter>();
+        WriteAdded(unsynced);
+        foreach (NamedFilter filter in unsynced)
+        {
+            try
+            {
+                filter.SyncLog();
+            }
+            catch (ObjectDisposedException)
+            {
+                // Deleted meanwhile: nothing of it is left to make durable.
+            }
+        }
+    }
+
+    /// <summary>
+    /// Writes the logs this batch of commands added to (the page cache: from here they survive SIGKILL); with --log-sync
+    /// always, adds to <paramref name="unsynced"/> the filters whose logs must be fsynced before the replies go out,
+    /// which the connection hands to the log sync's group commit (Server/LogSyncQueue.cs) instead of waiting on a thread.
+    /// </summary>
+    public void WriteAdded(List<NamedFilter> unsynced)
+    {
         foreach (NamedFilter filter in _added)
         {
             try
@@ -97,7 +120,7 @@ internal sealed class CommandContext(FilterStore store, DaemonOptions options, T
                 filter.WriteLog();
                 if (Options.LogSync == LogSync.Always)
                 {
-                    filter.SyncLog();
+                    unsynced.Add(filter);
                 }
             }
             catch (ObjectDisposedException)
@@ -121,7 +144,7 @@ internal sealed class CommandContext(FilterStore store, DaemonOptions options, T
     {
         if (_answers.Length < count)
         {
-            _answers = new bool[Math.Max(count, _answers.Length * 2)];
+            _answers = new bool[Math.Max(count, Math.Max(InitialItems, _answers.Length * 2))];
         }
 
         return _answers.AsSpan(0, count);

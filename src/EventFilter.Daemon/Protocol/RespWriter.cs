@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Buffers.Text;
 using System.Text;
 
@@ -7,13 +8,14 @@ namespace EventFilter.Daemon.Protocol;
 /// The replies of one connection, gathered in one growing buffer and sent once per read: a pipelined batch of commands
 /// costs one send, and answers go out in order. Reused for the life of the connection. Speaks RESP2 until HELLO 3
 /// switches it to RESP3, whose maps, booleans, nulls and verbatim strings the typed methods below write; in RESP2 they
-/// fall back to what Redis sends there (a flat array, 1/0, a null bulk string, a bulk string).
+/// fall back to what Redis sends there (a flat array, 1/0, a null bulk string, a bulk string). The buffer is borrowed
+/// from the shared pool at the first reply and given back by <see cref="ReleaseBuffer"/>, so an idle connection holds none.
 /// </summary>
 internal sealed class RespWriter
 {
     private static readonly byte[] Crlf = "\r\n"u8.ToArray();
     private const int InitialBytes = 16 * 1024;
-    private byte[] _buffer = new byte[InitialBytes];
+    private byte[] _buffer = [];
 
     public int Length { get; private set; }
 
@@ -31,7 +33,29 @@ internal sealed class RespWriter
     public void Clear()
     {
         Length = 0;
-        _buffer = LargeBuffers.Shrink(_buffer, InitialBytes);
+        if (_buffer.Length > LargeBuffers.KeepBytes)
+        {
+            ReleaseBuffer();
+        }
+    }
+
+    /// <summary>
+    /// Nothing is pending and the connection waits for its client: the buffer goes back to the shared pool (a large one
+    /// is dropped and counted instead, for <see cref="LargeBuffers"/>), and the next reply borrows one again.
+    /// </summary>
+    public void ReleaseBuffer()
+    {
+        Length = 0;
+        if (_buffer.Length > LargeBuffers.KeepBytes)
+        {
+            LargeBuffers.Released(_buffer);
+        }
+        else if (_buffer.Length > 0)
+        {
+            ArrayPool<byte>.Shared.Return(_buffer);
+        }
+
+        _buffer = [];
     }
 
     public void SimpleString(ReadOnlySpan<byte> text) => Line((byte)'+', text);
@@ -143,9 +167,22 @@ internal sealed class RespWriter
     {
         if (_buffer.Length - Length < bytes)
         {
-            Array.Resize(ref _buffer, Math.Max(_buffer.Length * 2, Length + bytes));
+            Grow(bytes);
         }
 
         return _buffer.AsSpan(Length);
+    }
+
+    private void Grow(int bytes)
+    {
+        int size = Math.Max(Math.Max(_buffer.Length * 2, InitialBytes), Length + bytes);
+        byte[] larger = size <= LargeBuffers.KeepBytes ? ArrayPool<byte>.Shared.Rent(size) : new byte[size];
+        _buffer.AsSpan(0, Length).CopyTo(larger);
+        byte[] old = _buffer;
+        _buffer = larger;
+        if (old.Length > 0 && old.Length <= LargeBuffers.KeepBytes)
+        {
+            ArrayPool<byte>.Shared.Return(old);
+        }
     }
 }

@@ -1,5 +1,7 @@
 using System.Net.Sockets;
+using System.Runtime.CompilerServices;
 using EventFilter.Daemon.Commands;
+using EventFilter.Daemon.Filters;
 using EventFilter.Daemon.Protocol;
 using EventFilter.Daemon.Telemetry;
 using Microsoft.Extensions.Logging;
@@ -7,25 +9,20 @@ using Microsoft.Extensions.Logging;
 namespace EventFilter.Daemon.Server;
 
 /// <summary>
-/// One client, served on a thread of its own (<see cref="ConnectionThreads"/>) with blocking reads, after the accepting
-/// thread has answered what came with the connect (<see cref="Begin"/>): reads into a buffer, runs every whole command
-/// in it, and sends all their replies with one write, so a pipelined batch is answered in order at one send per read.
-/// A protocol error is answered, then only this connection is closed. The buffer grows only as far as one command
-/// needs (bounded by <see cref="RespLimits"/>), and after that command's replies goes back to its first size, as do
-/// the connection's other buffers (<see cref="LargeBuffers"/>): an idle connection holds some tens of KiB.
+/// One client, served by asynchronous socket calls on the socket engine's threads (<see cref="RespListener"/>): waits
+/// for data with a read into a small buffer of its own, continued in a borrowed one (<see cref="ReadBuffer"/>) when a
+/// request is larger, runs every whole command in it,
+/// and sends all their replies with one write, so a pipelined batch is answered in order at one send per read. With
+/// --log-sync always, the batch's fsyncs are awaited, not waited for (<see cref="LogSyncQueue"/>). A protocol error is
+/// answered, then only this connection is closed. Between requests the connection holds no buffer, only its state:
+/// thousands of idle clients cost a few KiB each (docs/daemon.md, "Connections").
 /// </summary>
-/// <remarks>
-/// A thread per connection rather than async I/O: a blocked recv is woken by the kernel straight into this thread,
-/// where an async read goes through the socket engine's epoll thread and then a thread-pool thread, two more hand-offs
-/// per request (docs/daemon.md, "Measured"). eventfilterd serves a few local clients, so threads are cheap here.
-/// </remarks>
-internal sealed class ClientConnection(Socket socket, CommandContext context, RespLimits limits, DaemonMetrics metrics, ILogger logger)
+internal sealed class ClientConnection(Socket socket, CommandContext context, RespLimits limits, DaemonMetrics metrics, LogSyncQueue? logSync, ILogger logger)
 {
-    private readonly TaskCompletionSource _finished = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly ParseProgress _progress = new();
-    private const int InitialBytes = 16 * 1024;
-    private byte[] _buffer = new byte[InitialBytes];
-    private int _filled;
+    private readonly ReadBuffer _read = new(limits.MaxCommandBytes);
+    // Made at the first batch that must wait for an fsync (--log-sync always only).
+    private LogSyncWait? _sync;
 
     /// <summary>The client's id (CLIENT ID).</summary>
     public long Id => context.Client.Id;
@@ -33,10 +30,10 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     /// <summary>This connection's line of CLIENT LIST.</summary>
     public string Describe() => context.Client.Describe(context);
 
-    /// <summary>Completes when the connection's thread has ended and its socket is closed.</summary>
-    public Task Finished => _finished.Task;
+    /// <summary>Completes when the connection has ended and its socket is closed; never faults.</summary>
+    public Task Finished { get; private set; } = Task.CompletedTask;
 
-    /// <summary>Ends the connection from another thread (the server is stopping): a blocked read returns at once.</summary>
+    /// <summary>Ends the connection from another thread (the server is stopping, CLIENT KILL): a pending read returns at once.</summary>
     public void Abort()
     {
         try
@@ -50,33 +47,56 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     }
 
     /// <summary>
-    /// Starts the connection on the accepting thread, and answers there whatever the client sent along with its connect:
-    /// a client that connects, asks once and leaves gets its reply without waiting for a connection thread to wake.
-    /// False when the connection is already over. Never throws.
+    /// Serves the client until it leaves or fails, then calls <paramref name="ended"/>. Runs on the caller's thread up to
+    /// the first read that must wait: what came with the connect is answered at once. Never throws.
     /// </summary>
-    public bool Begin()
+    public void Start(Action<ClientConnection> ended)
     {
         metrics.Connected();
-        return Guarded(() => socket.Available == 0 || ReadOnce());
+        Finished = Serve(ended);
     }
 
-    /// <summary>Serves the client until it leaves or fails; never throws.</summary>
-    public void Run() => Guarded(() =>
+    private async Task Serve(Action<ClientConnection> ended)
     {
-        while (ReadOnce())
-        {
-        }
-
-        return false;
-    });
-
-    /// <summary>Runs <paramref name="serve"/>, and ends the connection once it returns false or fails.</summary>
-    private bool Guarded(Func<bool> serve)
-    {
-        bool open = false;
         try
         {
-            open = serve();
+            bool open = true, filledRoom = false;
+            while (open)
+            {
+                if (_read.Filled == 0 && !_progress.Started)
+                {
+                    // Nothing pending: unless more is likely waiting, borrow nothing while the client thinks.
+                    _read.Rest(filledRoom);
+                    context.Reply.ReleaseBuffer();
+                }
+
+                Memory<byte> room = _read.Space();
+                int read = await socket.ReceiveAsync(room, SocketFlags.None);
+                if (read == 0)
+                {
+                    break;
+                }
+
+                filledRoom = read == room.Length;
+
+                _read.Received(read);
+                metrics.Totals.Received(read);
+                context.Client.Active();
+                open = RunCommands();
+
+                // Group commit: one log write (and with --log-sync always one fsync) per filter for the whole batch, before any reply.
+                if (!await TryCommitAdded())
+                {
+                    break;
+                }
+
+                if (context.Reply.Length > 0)
+                {
+                    await Send();
+                }
+
+                Trim();
+            }
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
         {
@@ -90,67 +110,21 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         }
         finally
         {
-            if (!open)
-            {
-                Release();
-                metrics.Disconnected();
-                socket.Dispose();
-                _finished.TrySetResult();
-            }
+            Release();
+            metrics.Disconnected();
+            socket.Dispose();
+            ended(this);
         }
-
-        return open;
-    }
-
-    /// <summary>One read, its commands and their replies; false when the connection is over.</summary>
-    private bool ReadOnce()
-    {
-        if (_filled == _buffer.Length)
-        {
-            Array.Resize(ref _buffer, Math.Min(_buffer.Length * 2, limits.MaxCommandBytes));
-        }
-
-        int read = socket.Receive(_buffer.AsSpan(_filled), SocketFlags.None);
-        if (read == 0)
-        {
-            return false;
-        }
-
-        _filled += read;
-        metrics.Totals.Received(read);
-        context.Client.Active();
-        bool keepOpen = RunCommands();
-
-        // Group commit: one log write (and with --log-sync always one fsync) per filter for the whole batch, before any reply.
-        if (!TryCommitAdded())
-        {
-            return false;
-        }
-
-        if (context.Reply.Length > 0)
-        {
-            Send();
-        }
-
-        Trim();
-        return keepOpen;
     }
 
     /// <summary>After a read's replies: the buffers a large request grew go back to their first sizes (<see cref="LargeBuffers"/>).</summary>
     private void Trim()
     {
-        if (_buffer.Length > LargeBuffers.KeepBytes && _filled <= InitialBytes)
-        {
-            LargeBuffers.Released(_buffer);
-            byte[] small = new byte[InitialBytes];
-            _buffer.AsSpan(0, _filled).CopyTo(small);
-            _buffer = small;
-        }
-
+        _read.Shrink();
         if (_progress.Started)
         {
             // The arguments of the command that waits for its end are kept; it starts at the front of the buffer.
-            context.Arguments.Rebase(_buffer, 0);
+            context.Arguments.Rebase(_read.Bytes, 0);
         }
         else
         {
@@ -158,26 +132,27 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         }
     }
 
-    /// <summary>The connection is over: its large buffers are counted as released, for <see cref="MemoryTrim"/>.</summary>
+    /// <summary>The connection is over: its buffers go back (large ones counted as released, for <see cref="MemoryTrim"/>).</summary>
     private void Release()
     {
-        LargeBuffers.Released(_buffer);
-        _buffer = [];
+        _read.Release();
         context.TrimScratch();
-        context.Reply.Clear();
+        context.Reply.ReleaseBuffer();
     }
 
     /// <summary>Runs every whole command in the buffer; false when the connection must close after the replies.</summary>
     private bool RunCommands()
     {
+        byte[] buffer = _read.Bytes;
+        int filled = _read.Filled;
         int consumed = 0, commands = 0, added = 0, looked = 0;
         bool keepOpen = true;
         while (keepOpen)
         {
-            ParseResult result = RespParser.TryParse(_buffer, _filled, limits, context.Arguments, consumed, _progress, out int used, out string? error);
+            ParseResult result = RespParser.TryParse(buffer, filled, limits, context.Arguments, consumed, _progress, out int used, out string? error);
             if (result == ParseResult.Incomplete)
             {
-                keepOpen = _filled - consumed < limits.MaxCommandBytes || Refuse($"ERR Protocol error: command larger than {limits.MaxCommandBytes} bytes");
+                keepOpen = filled - consumed < limits.MaxCommandBytes || Refuse($"ERR Protocol error: command larger than {limits.MaxCommandBytes} bytes");
                 break;
             }
 
@@ -206,8 +181,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         }
 
         // Keep the unparsed tail at the front for the next read; a partial command's parse resumes there (_progress).
-        _buffer.AsSpan(consumed, _filled - consumed).CopyTo(_buffer);
-        _filled -= consumed;
+        _read.Consumed(consumed);
         return keepOpen;
     }
 
@@ -224,11 +198,25 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     }
 
     /// <summary>A failed log write or fsync acknowledges nothing: the connection closes without the batch's replies.</summary>
-    private bool TryCommitAdded()
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private async ValueTask<bool> TryCommitAdded()
     {
         try
         {
-            context.CommitAdded();
+            List<NamedFilter> unsynced = (_sync ??= new LogSyncWait()).Filters;
+            context.WriteAdded(unsynced);
+            if (unsynced.Count > 0)
+            {
+                try
+                {
+                    await _sync.WaitAsync(logSync!);
+                }
+                finally
+                {
+                    unsynced.Clear();
+                }
+            }
+
             return true;
         }
         catch (IOException e)
@@ -245,13 +233,14 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         return false;
     }
 
-    private void Send()
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
+    private async ValueTask Send()
     {
-        ReadOnlySpan<byte> pending = context.Reply.Written.Span;
+        ReadOnlyMemory<byte> pending = context.Reply.Written;
         metrics.Totals.Sent(pending.Length);
         while (!pending.IsEmpty)
         {
-            pending = pending[socket.Send(pending, SocketFlags.None)..];
+            pending = pending[await socket.SendAsync(pending, SocketFlags.None)..];
         }
 
         context.Reply.Clear();

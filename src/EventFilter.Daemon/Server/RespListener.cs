@@ -10,19 +10,21 @@ using Microsoft.Extensions.Logging;
 namespace EventFilter.Daemon.Server;
 
 /// <summary>
-/// Accepts clients on the Unix socket (and on TCP with --port, on --bind's address) and serves each on a thread of its
-/// own (<see cref="ConnectionThreads"/>). The sockets are bound and listening when <see cref="StartAsync"/> returns, so
-/// the host's "started", which the service manager hears as READY=1 (<see cref="ServiceManager"/>), comes only once
-/// clients can connect; BackgroundService runs ExecuteAsync apart from the start. Each listening socket has a thread
-/// blocked in accept, which the kernel wakes directly: an async accept would add a hop through the socket engine and
-/// the thread pool to every connect.
+/// Accepts clients on the Unix socket (and on TCP with --port, on --bind's address), each listening socket in an
+/// <see cref="AcceptLoop"/>, and serves every client with asynchronous socket calls (<see cref="ClientConnection"/>): no
+/// thread is held per connection. The sockets are bound and listening when <see cref="StartAsync"/> returns, so the
+/// host's "started", which the service manager hears as READY=1 (<see cref="ServiceManager"/>), comes only once clients
+/// can connect; BackgroundService runs ExecuteAsync apart from the start. See docs/daemon.md, "Connections".
 /// </summary>
 internal sealed class RespListener(DaemonOptions options, FilterStore store, DaemonMetrics metrics, DaemonHealth health, TimeProvider time, ILogger logger) : BackgroundService
 {
     private readonly RespLimits _limits = new();
     private readonly ConnectedClients _clients = new();
     private readonly List<Socket> _sockets = [];
-    private ConnectionThreads? _threads;
+    // Every Unix client's address in CLIENT LIST, as Redis shows it: one string for them all.
+    private readonly string _unixAddress = options.SocketPathOrDefault + ":0";
+    // The group commit of --log-sync always; null in periodic mode, where a batch waits for no fsync.
+    private LogSyncQueue? _logSync;
 
     /// <summary>Set once our bind made the socket file: never remove a file another server listens on.</summary>
     private bool _ownsSocketFile;
@@ -31,6 +33,7 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
     /// <exception cref="SocketException">The socket or the TCP port cannot be bound.</exception>
     public override Task StartAsync(CancellationToken cancellationToken)
     {
+        SocketEngine.PreferInlineCompletions();
         try
         {
             _sockets.Add(UnixSocket.Bind(options.SocketPathOrDefault, options.SocketMode));
@@ -73,13 +76,12 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
-        // A connection leaves the set on its own thread as it ends: no hop through the thread pool per disconnect.
-        _threads = new ConnectionThreads(Forget);
+        _logSync = options.LogSync == LogSync.Always ? new LogSyncQueue() : null;
         try
         {
-            Task[] accepting = [.. _sockets.Select(s => Accept(s, stoppingToken))];
+            Task[] accepting = [.. _sockets.Select(s => new AcceptLoop(s, metrics, time, logger).Run(Serve, stoppingToken))];
 
-            // Closing a listening socket wakes its blocked accept, which then ends its thread.
+            // Closing a listening socket ends its pending accept.
             using (stoppingToken.Register(() => _sockets.ForEach(s => s.Dispose())))
             {
                 await Task.WhenAll(accepting);
@@ -96,6 +98,9 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
             }
 
             await Task.WhenAll(clients.Select(c => c.Finished));
+
+            // After the connections: a batch still waiting for its fsync gets it before the queue's thread ends.
+            _logSync?.Dispose();
         }
     }
 
@@ -114,32 +119,6 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
         }
     }
 
-    private Task Accept(Socket listener, CancellationToken stopping)
-    {
-        var ended = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        new Thread(() =>
-        {
-            try
-            {
-                while (true)
-                {
-                    Serve(listener.Accept());
-                }
-            }
-            catch (Exception e) when (stopping.IsCancellationRequested && e is SocketException or ObjectDisposedException)
-            {
-                ended.SetResult();
-            }
-            catch (Exception e)
-            {
-                // Not stopping: the listener failed, and so does the service (the host then stops, as for any failed start).
-                ended.SetException(e);
-            }
-        })
-        { IsBackground = true, Name = "eventfilterd accept" }.Start();
-        return ended.Task;
-    }
-
     private void Serve(Socket client)
     {
         if (_clients.TryAdd(() => Connection(client), options.MaxClients) is not { } connection)
@@ -148,22 +127,15 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
             return;
         }
 
-        if (connection.Begin())
-        {
-            _threads!.Serve(connection);
-        }
-        else
-        {
-            Forget(connection);
-        }
+        connection.Start(Forget);
     }
 
     private ClientConnection Connection(Socket client)
     {
         bool unix = client.AddressFamily == AddressFamily.Unix;
-        string address = unix ? options.SocketPathOrDefault + ":0" : client.RemoteEndPoint?.ToString() ?? "?";
+        string address = unix ? _unixAddress : client.RemoteEndPoint?.ToString() ?? "?";
         var facts = new ConnectedClient(address, unix ? address : client.LocalEndPoint?.ToString() ?? "?", unix, time);
-        return new ClientConnection(client, new CommandContext(store, options, health, metrics, facts, _clients) { Logger = logger }, _limits, metrics, logger);
+        return new ClientConnection(client, new CommandContext(store, options, health, metrics, facts, _clients) { Logger = logger }, _limits, metrics, _logSync, logger);
     }
 
     /// <summary>One connection too many: Redis's answer, then close (the reply fits any empty socket buffer, so the send cannot block).</summary>

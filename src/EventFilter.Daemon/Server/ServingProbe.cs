@@ -6,7 +6,7 @@ namespace EventFilter.Daemon.Server;
 /// <summary>
 /// Whether the daemon really serves, for the watchdog: it is listening, and a PING over its own Unix socket is answered
 /// within the time given. Any reply counts, -NOAUTH (a password is set) and -ERR max number of clients reached (all
-/// slots busy) included: each proves that the accept thread and the command path run. One connection per keep-alive,
+/// slots busy) included: each proves that the accept loop and the command path run. One connection per keep-alive,
 /// which INFO's total_connections_received counts.
 /// </summary>
 internal sealed class ServingProbe(DaemonOptions options, DaemonHealth health)

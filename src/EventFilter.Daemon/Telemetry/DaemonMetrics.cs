@@ -57,6 +57,7 @@ internal sealed class DaemonMetrics
         public const string LogCommit = "log-commit";
         public const string Storage = "storage";
         public const string Connection = "connection";
+        public const string Accept = "accept";
         public const string Verify = "verify";
     }
 

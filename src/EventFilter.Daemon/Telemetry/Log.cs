@@ -44,4 +44,10 @@ internal static partial class Log
 
     [LoggerMessage(116, LogLevel.Information, "Watchdog keep-alive resumed: the daemon answers on its socket again", EventName = "WatchdogResumed")]
     public static partial void WatchdogResumed(ILogger logger);
+
+    [LoggerMessage(130, LogLevel.Error, "Accepting a connection failed ({Error}); the socket stays open and accepting is tried again in {PauseMilliseconds} ms (out of descriptors: raise LimitNOFILE or serve fewer filters or clients)", EventName = "AcceptFailed")]
+    public static partial void AcceptFailed(ILogger logger, string error, long pauseMilliseconds);
+
+    [LoggerMessage(131, LogLevel.Information, "Accepting connections again after {Failures} failed accepts", EventName = "AcceptResumed")]
+    public static partial void AcceptResumed(ILogger logger, int failures);
 }
