@@ -85,9 +85,10 @@ internal sealed class ControlLog : IDisposable
 
     /// <summary>
     /// Makes the other file active, with an epoch above this one's, and appends <paramref name="carried"/> to it. The
-    /// caller holds the lock its appends take, so that no record lands in the file being left after this. A file not
-    /// yet emptied (a tick that failed after its switch) is emptied here: everything its records said is still in
-    /// the store's memory, and is carried or redone by this tick.
+    /// caller holds the lock its appends take, so that no record lands in the file being left after this. The other
+    /// file must be empty (emptied by <see cref="ResetInactive"/>): a switch overwrites it. After a start, or a tick
+    /// that failed after its switch, the other file may still hold records, and the caller finishes instead
+    /// (docs/daemon.md, "Control-log recovery").
     /// </summary>
     public void Switch(IEnumerable<ControlRecord> carried)
     {
