@@ -30,7 +30,7 @@ public sealed class RecoveryTests
         }
 
         KilledStart(directory.Path, KillAt("start.materialized", 3));
-        KilledStart(directory.Path, KillAt("start.switched", 1));
+        KilledStart(directory.Path, KillAt("start.begun", 1));
         KilledStart(directory.Path, KillAt("start.synced", 1));
 
         using DaemonProcess restarted = DaemonProcess.Start(directory.Path, "--sync-interval-ms", NoTick);

@@ -122,7 +122,7 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
 
             try
             {
-                KillPoints.Reached($"{_phase}.switched");
+                KillPoints.Reached($"{_phase}.begun");
                 // Off the commands' path: the inodes of the filters that got their first items since the last tick.
                 foreach (NamedFilter filter in made)
                 {

@@ -28,8 +28,11 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
     /// A header that is there but damaged stops the start.
     /// </summary>
     /// <exception cref="InvalidDataException">A digest log's or the control log's header has non-zero bytes and fails its checksum.</exception>
+    /// <exception cref="StartRefusedException">Descriptors, disk space or permissions fall short: nothing was changed.</exception>
     public void Open()
     {
+        // Before anything changes: a start that cannot finish leaves the directory as it found it.
+        StartCheck.Run(dataDirectory, _root);
         Directory.CreateDirectory(_root);
         // First: a damaged control log stops the start before anything in filters/ is touched.
         bool newControlLog = DataLayout.ControlLogFiles.Any(file => !File.Exists(Path.Combine(dataDirectory, file)));
@@ -98,19 +101,42 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
     /// <summary>A clean stop: the creates and drops made durable, a last checkpoint of every filter, then close.</summary>
     public void Dispose()
     {
-        if (_durability is null)
+        if (_durability is not { } durability)
         {
-            return; // never opened
+            return; // never opened, or closed already (the host disposes the store after a stop that failed)
         }
 
+        _durability = null;
         _restores!.AbandonAll(); // unfinished: nothing of them was acknowledged as a filter
-        _durability.Tick();
+        Exception? failure = null;
+        try
+        {
+            durability.Tick();
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            failure = e; // what the tick did not make durable, the control log still has: the next start redoes it
+        }
+
+        // Every filter closed whatever failed, so that its descriptors are free for the rest of the stop.
         foreach (NamedFilter filter in _map.Snapshot())
         {
-            filter.Close(checkpoint: true);
+            try
+            {
+                filter.Close(checkpoint: true);
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                failure ??= e; // its log has every acknowledged add: the next start catches its layers up
+                filter.Close(checkpoint: false);
+            }
         }
 
-        _durability.Dispose();
+        durability.Dispose();
+        if (failure is not null)
+        {
+            System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(failure);
+        }
     }
 
     /// <summary>Opens every filter directory into the map; true when one was removed (filters/ changed).</summary>
@@ -126,8 +152,7 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
             }
             else if (KeyNames.IsFilterName(name))
             {
-                if (DigestLog.IsUnwritten(NamedFilter.LogPath(directory))
-                    || (KeyNames.IsHashedName(name) && KeyFileFormat.IsUnwritten(DigestLog.FirstBytes(Path.Combine(directory, DataLayout.KeyFile), KeyFileFormat.HeaderLength))))
+                if (StartCheck.IsUnwritten(directory, name))
                 {
                     Log.UnwrittenFilterDropped(logger, directory);
                     Directory.Delete(directory, recursive: true);

@@ -24,9 +24,20 @@ internal sealed class FilterLifetime(FilterStore store) : IHostedService
         {
             store.Open();
         }
-        catch (Exception e) when (e is InvalidDataException or IOException or UnauthorizedAccessException)
+        catch (StartRefusedException e)
+        {
+            problem = $"cannot start: {e.Message} Nothing was changed.";
+            return false;
+        }
+        catch (InvalidDataException e)
         {
             problem = $"cannot open the filters: {e.Message} Nothing was changed. `eventfilter inspect` on the data directory shows each filter's state; to start without a damaged filter, move its directory out of filters/ (docs/daemon.md, \"Durability\").";
+            return false;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or OutOfMemoryException)
+        {
+            // Past the checks (StartCheck): what the start did is redone by the next one, and nothing acknowledged is lost.
+            problem = $"cannot open the filters: {e.Message} The start stopped part way; the next start redoes its steps (docs/daemon.md, \"Starting and stopping\").";
             return false;
         }
 
