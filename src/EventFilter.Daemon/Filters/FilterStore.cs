@@ -168,6 +168,7 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
                     }
 
                     _map.Add(filter);
+                    KillPoints.Reached("start.opened");
                 }
             }
         }
