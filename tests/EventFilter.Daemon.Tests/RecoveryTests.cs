@@ -44,6 +44,28 @@ public sealed class RecoveryTests
         Assert.Equal((long)Filters + 1, reader.Call("DBSIZE"));
     }
 
+    [Fact]
+    public void After_a_sigkill_the_layers_caught_up_from_their_logs_are_one_information_line()
+    {
+        using var directory = new TempDirectory();
+        using (DaemonProcess daemon = DaemonProcess.Start(directory.Path, "--sync-interval-ms", NoTick, "--log-sync", "always"))
+        {
+            using RespClient client = daemon.Connect();
+            for (int i = 0; i < 30; i++)
+            {
+                Assert.Equal(1L, client.Call("BF.ADD", $"f{i}", "x")); // a layer file, no checkpoint yet
+            }
+
+            daemon.Kill();
+        }
+
+        using DaemonProcess restarted = DaemonProcess.Start(directory.Path, "--sync-interval-ms", NoTick);
+        using RespClient reader = restarted.Connect();
+        Assert.Equal(1L, reader.Call("BF.EXISTS", "f29", "x"));
+        Assert.DoesNotContain("CheckpointIgnored]", restarted.Output, StringComparison.Ordinal);
+        Assert.Contains("CheckpointsIgnoredAtStart] 30 layers caught up from the start of their digest logs", restarted.Output, StringComparison.Ordinal);
+    }
+
     /// <summary>A start that kills itself at the given point before it listens.</summary>
     internal static void KilledStart(string dataDirectory, IReadOnlyDictionary<string, string> killAt, params string[] arguments)
     {

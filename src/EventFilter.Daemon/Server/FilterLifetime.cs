@@ -19,10 +19,14 @@ internal sealed class FilterLifetime(FilterStore store) : IHostedService
     public static bool TryOpen(IServiceProvider services, [System.Diagnostics.CodeAnalysis.NotNullWhen(false)] out string? problem)
     {
         FilterStore store = services.GetRequiredService<FilterStore>();
+        LayerObserver layers = services.GetRequiredService<LayerObserver>();
+        ILogger logger = services.GetRequiredService<ILogger>();
         long started = System.Diagnostics.Stopwatch.GetTimestamp();
+        layers.StartOpening();
         try
         {
             store.Open();
+            layers.StartOpened(logger);
         }
         catch (StartRefusedException e)
         {
@@ -41,7 +45,7 @@ internal sealed class FilterLifetime(FilterStore store) : IHostedService
             return false;
         }
 
-        Log.FiltersOpened(services.GetRequiredService<ILogger>(), store.Count, System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+        Log.FiltersOpened(logger, store.Count, System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds);
         services.GetRequiredService<DaemonMetrics>().Observe(store);
         problem = null;
         return true;
