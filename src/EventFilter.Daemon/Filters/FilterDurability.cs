@@ -232,6 +232,12 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
 
     private NamedFilter Add(byte[] key, FilterParameters parameters)
     {
+        // Its log and first layer, whether made now (--log-sync always) or by the tick after its first add.
+        if (DescriptorBudget.Refusal("a new filter", 1 + StartCheck.DescriptorsPerLayer) is { } refusal)
+        {
+            throw new DescriptorLimitException(refusal);
+        }
+
         NamedFilter filter = Make(FreeName(key), key, parameters);
         Map.Add(filter);
         return filter;

@@ -36,6 +36,11 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
             return "item exists: BF.LOADCHUNK restores a dump into a key that has no filter; DEL it first";
         }
 
+        if (DescriptorBudget.Refusal("a restore", 1 + StartCheck.DescriptorsPerLayer) is { } refusal)
+        {
+            return refusal;
+        }
+
         // Its files first: a failure to make them (a full disk) leaves any restore under way as it was.
         string directory = Path.Combine(root, $"{KeyNames.DirectoryName(key)}.restore-{Interlocked.Increment(ref _restoreCount)}{DataLayout.CreatingSuffix}");
         var session = new RestoreSession(key.ToArray(), directory, header, NamedFilter.Create(directory, key.ToArray(), header.Parameters, observer));
@@ -189,6 +194,28 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
                 _restores.Remove(session.Key);
             }
         }
+    }
+
+    /// <summary>DEL of a key drops its unfinished restore too, freeing its files and descriptors; true if there was one.</summary>
+    public bool Abandon(ReadOnlySpan<byte> key)
+    {
+        RestoreSession? session;
+        lock (_restores)
+        {
+            _restores.GetAlternateLookup<ReadOnlySpan<byte>>().TryGetValue(key, out session);
+        }
+
+        if (session is null)
+        {
+            return false;
+        }
+
+        lock (session.Gate)
+        {
+            Abandon(session);
+        }
+
+        return true;
     }
 
     /// <summary>At a clean stop: unfinished restores are dropped with their files.</summary>

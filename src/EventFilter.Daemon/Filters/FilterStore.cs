@@ -81,9 +81,18 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
     public NamedFilter FindOrCreate(ReadOnlySpan<byte> key, FilterParameters parameters) =>
         _map.Find(key) ?? Durability.FindOrCreate(key, parameters);
 
-    public bool Delete(ReadOnlySpan<byte> key) => Durability.Drop(key);
+    /// <summary>Drops the key's filter, and its unfinished restore (a restore is invisible, so DEL of it answers as for no key).</summary>
+    public bool Delete(ReadOnlySpan<byte> key)
+    {
+        _restores!.Abandon(key);
+        return Durability.Drop(key);
+    }
 
-    public void DeleteAll() => Durability.DropAll();
+    public void DeleteAll()
+    {
+        _restores!.AbandonAll();
+        Durability.DropAll();
+    }
 
     public List<byte[]> Keys() => _map.Keys();
 

@@ -36,6 +36,10 @@ internal static partial class ProcessLimits
         return limit.Current > long.MaxValue ? long.MaxValue : (long)limit.Current;
     }
 
+    /// <summary>The soft limit as it is now (an operator may lower it with prlimit); long.MaxValue when unlimited.</summary>
+    public static long CurrentDescriptorLimit() =>
+        getrlimit(RlimitNoFile, out RLimit limit) != 0 || limit.Current > long.MaxValue ? long.MaxValue : (long)limit.Current;
+
     /// <summary>Descriptors the process has open now.</summary>
     public static int OpenDescriptors()
     {

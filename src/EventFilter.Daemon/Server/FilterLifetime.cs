@@ -27,6 +27,7 @@ internal sealed class FilterLifetime(FilterStore store) : IHostedService
         {
             store.Open();
             layers.StartOpened(logger);
+            DescriptorBudget.MeasureBase();
         }
         catch (StartRefusedException e)
         {
