@@ -13,7 +13,7 @@ namespace EventFilter.Daemon.Filters;
 /// Start-up opens every filter, removes leftovers of interrupted creates and drops and the directory of a create that
 /// never reached the disk, then lets the durability replay the control log. See docs/daemon.md, "Durability".
 /// </summary>
-internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterObserver observer, ILogger logger) : IDisposable
+internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterObserver observer, ILogger logger, TimeProvider? time = null) : IDisposable
 {
     private readonly FilterMap _map = new();
     private readonly string _root = Path.Combine(dataDirectory, DataLayout.FiltersDirectory);
@@ -62,7 +62,7 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
             throw;
         }
 
-        (_durability, _restores) = (durability, new FilterRestores(_map, _root, observer, durability));
+        (_durability, _restores) = (durability, new FilterRestores(_map, _root, observer, durability, time ?? TimeProvider.System));
         if (records.Count > 0)
         {
             // Pending filters carried from a clean stop are counted too: they are the filters that have no directory.
@@ -99,7 +99,11 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
     public NamedFilter[] Snapshot() => _map.Snapshot();
 
     /// <summary>Once per sync tick, after every filter's checkpoint, and at the end of a start: see <see cref="FilterDurability.Tick"/>.</summary>
-    public void SyncDirectories() => Durability.Tick();
+    public void SyncDirectories()
+    {
+        Durability.Tick();
+        _restores!.AbandonIdle();
+    }
 
     /// <summary>Starts restoring a dump into <paramref name="key"/> (BF.LOADCHUNK's header chunk); null when it did, else the error's text.</summary>
     public string? BeginRestore(ReadOnlySpan<byte> key, DumpHeader header) => _restores!.Begin(key, header);
