@@ -9,7 +9,7 @@ namespace EventFilter.Daemon.Tests;
 /// tick or a command, then each following start is killed at a point inside the start (or, if it never reaches that
 /// point, once it listens), at least three kills deep; a clean start then must hold every acknowledged create, drop
 /// and add. Seeded: a failure names the seed, and EVENTFILTERD_CRASH_SEED=seed replays that one sequence.
-/// EVENTFILTER_RELIABILITY=full runs 500 sequences per sync mode instead of a few.
+/// EVENTFILTER_RELIABILITY=full runs 500 sequences per sync mode instead of 6; EVENTFILTERD_CRASH_SEQUENCES=n runs n.
 /// </summary>
 public sealed class CrashSequenceTests(ITestOutputHelper output)
 {
@@ -27,7 +27,7 @@ public sealed class CrashSequenceTests(ITestOutputHelper output)
         string? replay = Environment.GetEnvironmentVariable("EVENTFILTERD_CRASH_SEED");
         int[] seeds = replay is not null
             ? [int.Parse(replay, CultureInfo.InvariantCulture)]
-            : [.. Enumerable.Range(0, ReliabilityScale.Pick(ci: 6, full: 500)).Select(_ => Random.Shared.Next())];
+            : [.. Enumerable.Range(0, Sequences()).Select(_ => Random.Shared.Next())];
         var landed = new Dictionary<string, int>(StringComparer.Ordinal);
         long checkedItems = 0;
         foreach (int seed in seeds)
@@ -45,4 +45,10 @@ public sealed class CrashSequenceTests(ITestOutputHelper output)
             output.WriteLine($"  {point}: {count}");
         }
     }
+
+    /// <summary>EVENTFILTERD_CRASH_SEQUENCES=n runs n per mode; else 6 in CI and 500 with EVENTFILTER_RELIABILITY=full.</summary>
+    private static int Sequences() =>
+        int.TryParse(Environment.GetEnvironmentVariable("EVENTFILTERD_CRASH_SEQUENCES"), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out int count) && count > 0
+            ? count
+            : ReliabilityScale.Pick(ci: 6, full: 500);
 }
