@@ -1,3 +1,5 @@
+using EventFilter.Daemon.Filters;
+
 namespace EventFilter.Daemon.Tests;
 
 /// <summary>
@@ -64,6 +66,25 @@ public sealed class RecoveryTests
         Assert.Equal(1L, reader.Call("BF.EXISTS", "f29", "x"));
         Assert.DoesNotContain("CheckpointIgnored]", restarted.Output, StringComparison.Ordinal);
         Assert.Contains("CheckpointsIgnoredAtStart] 30 layers caught up from the start of their digest logs", restarted.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Restarts_with_nothing_new_do_not_grow_the_control_log()
+    {
+        // A start carries pending creates only out of a file it is about to empty, so a restart loop adds no record.
+        using var directory = new TempDirectory();
+        using (FilterStore store = ControlLogTests.Open(directory.Path))
+        {
+            Assert.NotNull(store.Create("pending"u8, new EventFilter.Daemon.Formats.FilterParameters(100, 0.01, 2, NonScaling: false)));
+        }
+
+        for (int restart = 0; restart < 3; restart++)
+        {
+            using FilterStore store = ControlLogTests.Open(directory.Path);
+            Assert.NotNull(store.Find("pending"u8));
+        }
+
+        Assert.Equal(["create pending"], ControlLogTests.Describe(ControlLogTests.ControlRecords(directory.Path)));
     }
 
     /// <summary>A start that kills itself at the given point before it listens.</summary>

@@ -54,7 +54,9 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
 
         lock (_tickGate)
         {
-            _leftUnemptied = _carryOnFinish = records.Count > 0;
+            _leftUnemptied = records.Count > 0;
+            // Only creates the inactive file may hold alone need carrying: after a clean stop they are all in the active one.
+            _carryOnFinish = control.InactiveHadRecords;
             _phase = "start";
         }
 
