@@ -48,9 +48,24 @@ internal static class CrashSequence
     /// <summary>Commands until the daemon kills itself at the point, or a SIGKILL after the last; where the kill landed.</summary>
     private static string RunUnderLoad(string data, string[] arguments, string point, int count, Random random, Dictionary<string, HashSet<string>?> model, HashSet<string> uncertain)
     {
-        using DaemonProcess daemon = DaemonProcess.StartWithEnvironment(RecoveryTests.KillAt(point, count), data, arguments);
+        using DaemonProcess daemon = DaemonProcess.Launch(RecoveryTests.KillAt(point, count), data, arguments);
+        if (ListeningOrKilled(daemon) is { } early)
+        {
+            return early; // the start, or the first tick, reached the point before any command
+        }
+
         bool cut = false;
-        using (RespClient client = daemon.Connect())
+        RespClient client;
+        try
+        {
+            client = daemon.Connect();
+        }
+        catch (SocketException)
+        {
+            return KilledAt(WaitForKill(daemon)) ?? "died before the load";
+        }
+
+        using (client)
         {
             for (int command = 0; command < MaxCommandsPerRun; command++)
             {
@@ -113,23 +128,35 @@ internal static class CrashSequence
     private static string KilledStart(string data, string[] arguments, string point, int count)
     {
         using DaemonProcess start = DaemonProcess.Launch(RecoveryTests.KillAt(point, count), data, arguments);
-        string socket = Path.Combine(data, "eventfilterd.sock");
-        string? outcome = Poll.Until(() =>
+        if (ListeningOrKilled(start) is { } killed)
         {
-            if (start.WaitForExit(TimeSpan.Zero) is { } exit)
-            {
-                return exit == 137 ? KilledAt(start.Output) ?? "SIGKILL" : throw new InvalidOperationException($"the start exited {exit}:\n{start.Output}");
-            }
-
-            return start.Output.Contains("eventfilterd listening", StringComparison.Ordinal) ? "listening" : null;
-        }, "the start to die at its kill point or to listen");
-        if (outcome == "listening")
-        {
-            start.Kill();
-            return "SIGKILL after a start";
+            return killed;
         }
 
-        return outcome;
+        start.Kill();
+        return "SIGKILL after a start";
+    }
+
+    /// <summary>Null once the daemon listens; where it killed itself if it did first. Any other exit fails the sequence.</summary>
+    private static string? ListeningOrKilled(DaemonProcess daemon)
+    {
+        string outcome = Poll.Until(() =>
+        {
+            if (daemon.WaitForExit(TimeSpan.Zero) is { } exit)
+            {
+                return exit == 137 ? KilledAt(daemon.Output) ?? "SIGKILL" : throw new InvalidOperationException($"the daemon exited {exit}:\n{daemon.Output}");
+            }
+
+            return daemon.Output.Contains("eventfilterd listening", StringComparison.Ordinal) ? "listening" : null;
+        }, "the daemon to die at its kill point or to listen");
+        return outcome == "listening" ? null : outcome;
+    }
+
+    /// <summary>The output of a daemon expected to die at its kill point, once it has.</summary>
+    private static string WaitForKill(DaemonProcess daemon)
+    {
+        int? exit = daemon.WaitForExit(TimeSpan.FromSeconds(30));
+        return exit == 137 ? daemon.Output : throw new InvalidOperationException($"the daemon exited {exit?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "not at all"}:\n{daemon.Output}");
     }
 
     /// <summary>A clean start; every certain key as the model says. Returns the items checked.</summary>
