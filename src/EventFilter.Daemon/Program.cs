@@ -46,7 +46,8 @@ builder.Services.AddSingleton(services => services.GetRequiredService<ILoggerFac
 builder.Services.AddSingleton(options);
 builder.Services.AddSingleton(TimeProvider.System);
 builder.Services.AddDaemonTelemetry();
-builder.Services.AddSingleton(services => new FilterStore(options.DataDirectory, options.LogSync, services.GetRequiredService<LayerObserver>(), services.GetRequiredService<ILogger>()));
+DescriptorBudget.Configure(options.MaxClients);
+builder.Services.AddSingleton(services => new FilterStore(options.DataDirectory, options.LogSync, services.GetRequiredService<LayerObserver>(), services.GetRequiredService<ILogger>(), services.GetRequiredService<TimeProvider>()));
 builder.Services.AddHostedService<FilterLifetime>();
 builder.Services.AddHostedService<Checkpointer>();
 builder.Services.AddHostedService<MemoryTrim>();
@@ -59,15 +60,35 @@ if (!FilterLifetime.TryOpen(host.Services, out string? problem))
     return 5;
 }
 
+// Every way out but a clean stop is non-zero, so that systemd's Restart=on-failure restarts it; the codes are in
+// docs/daemon.md, "Starting and stopping".
 try
 {
-    await host.RunAsync();
+    await host.StartAsync();
 }
 catch (Exception e) when (e is IOException or SocketException or UnauthorizedAccessException)
 {
     // The listener could not bind (RespListener.StartAsync): the filters were opened and are closed again unchanged.
     Console.Error.WriteLine($"eventfilterd: cannot listen: {e.Message}");
     return 4;
+}
+
+try
+{
+    await host.WaitForShutdownAsync();
+}
+catch (Exception e) when (e is not OperationCanceledException)
+{
+    // The last tick or checkpoints failed (a full disk, no descriptors): what they did not make durable, the log has.
+    Console.Error.WriteLine($"eventfilterd: the stop failed: {e.Message} The next start recovers from the files.");
+    return 6;
+}
+
+// A background service that failed stops the host as a SIGTERM would: that is not a clean stop.
+if (host.Services.GetServices<IHostedService>().OfType<BackgroundService>().Select(service => service.ExecuteTask?.Exception).FirstOrDefault(e => e is not null) is { } fault)
+{
+    Console.Error.WriteLine($"eventfilterd: stopped after a failure: {fault.GetBaseException().Message}");
+    return 7;
 }
 
 return 0;

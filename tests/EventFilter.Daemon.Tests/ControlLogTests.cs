@@ -302,7 +302,7 @@ public sealed class ControlLogTests
 
     private static byte[] LongKey(int i) => System.Text.Encoding.ASCII.GetBytes(i.ToString("D" + KeyNames.MaxHexKeyBytes, System.Globalization.CultureInfo.InvariantCulture));
 
-    private static FilterStore Open(string dataDirectory)
+    internal static FilterStore Open(string dataDirectory)
     {
         var store = new FilterStore(dataDirectory, LogSync.Periodic, new FilterObserver(), NullLogger.Instance);
         store.Open();
@@ -326,7 +326,7 @@ public sealed class ControlLogTests
     private static string FiltersOf(string dataDirectory) => Path.Combine(dataDirectory, DataLayout.FiltersDirectory);
 
     /// <summary>The records of both control files, the older epoch first, read as the report reads them.</summary>
-    private static List<ControlRecord> ControlRecords(string dataDirectory)
+    internal static List<ControlRecord> ControlRecords(string dataDirectory)
     {
         var files = new List<(uint Epoch, List<ControlRecord> Records)>();
         foreach (string file in DataLayout.ControlLogFiles)
@@ -361,7 +361,7 @@ public sealed class ControlLogTests
         .Select(path => (path, ControlLogFormat.TryReadHeader(File.ReadAllBytes(path), out uint epoch) ? epoch : 0))
         .MaxBy(file => file.Item2);
 
-    private static string[] Describe(IEnumerable<ControlRecord> records) =>
+    internal static string[] Describe(IEnumerable<ControlRecord> records) =>
         [.. records.Select(r => $"{r.Action.ToString().ToLowerInvariant()} {System.Text.Encoding.UTF8.GetString(KeyNames.TryParse(r.Name, out byte[] key) ? key : [])}")];
 
     private static string FilterPath(string dataDirectory, string key) =>

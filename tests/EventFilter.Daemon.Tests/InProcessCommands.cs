@@ -21,9 +21,9 @@ public sealed class InProcessCommands : IDisposable
     private readonly CommandContext _context;
     private readonly ServiceProvider _services = new ServiceCollection().AddMetrics().BuildServiceProvider();
 
-    internal InProcessCommands(string dataDirectory, LogSync logSync = LogSync.Always)
+    internal InProcessCommands(string dataDirectory, LogSync logSync = LogSync.Always, TimeProvider? time = null)
     {
-        Store = new FilterStore(dataDirectory, logSync, new FilterObserver(), NullLogger.Instance);
+        Store = new FilterStore(dataDirectory, logSync, new FilterObserver(), NullLogger.Instance, time);
         Store.Open();
         var options = new DaemonOptions { DataDirectory = dataDirectory, LogSync = logSync };
         var health = new DaemonHealth(TimeProvider.System, NullLogger.Instance);

@@ -135,6 +135,18 @@ public sealed class BadInputTests : IAsyncLifetime
         Assert.Equal(HttpStatusCode.NotFound, (await _server.Api.ReadAsync("s")).Status);
     }
 
+    // A raw LF ends the request line where it stands, so Kestrel reads no HTTP version after the target and answers 505
+    // itself; docs/server.md says so (it said 400).
+    [Fact]
+    public async Task A_raw_line_feed_in_the_request_line_is_Kestrels_505_and_writes_nothing()
+    {
+        long end = _server.LogEnd;
+        (int status, string response) = await RawHttp.SendAsync(_server.Address, "POST", RawHttp.Target("/streams/a\\x0Ab"), Encoding.UTF8.GetBytes(OneEvent));
+
+        Assert.True(status == 505, response);
+        Assert.Equal(end, _server.LogEnd);
+    }
+
     // Regression: Kestrel resolves dot segments, raw or percent-encoded, before routing, so a stream named ".." sent as
     // %2E%2E (or a path through one) reached another endpoint: GET /filter/streams/%2E%2e was served as GET /filter (200).
     [Theory]

@@ -144,6 +144,28 @@ public sealed class DiskFullTests : IDisposable
         Assert.Contains("This append was not written", refused.Json.GetProperty("detail").GetString()!, StringComparison.Ordinal);
     }
 
+    // A rebuild needs a fresh file as large as the serving one: on a disk without that room it is refused with 507 and
+    // the reason, instead of answered 202 and failing in the background. Once space returns it is accepted.
+    [RootFact]
+    public async Task A_rebuild_without_room_for_its_fresh_file_is_refused_with_507_and_starts_once_space_returns()
+    {
+        using SmallTmpfs disk = SmallTmpfs.Mount(Path.Combine(_directory.Path, "disk"), kilobytes: 8192);
+        string data = Path.Combine(disk.Path, "data");
+        await using InProcessServer server = await InProcessServer.StartAsync(data, "--stream-existence-filter-size", "1MB");
+        await server.Api.WaitForFilterReadyAsync(TimeSpan.FromMinutes(1));
+        string ballast = Path.Combine(disk.Path, "ballast");
+        await File.WriteAllBytesAsync(ballast, new byte[new DriveInfo(disk.Path).AvailableFreeSpace - (256 * 1024)]);
+
+        ApiResponse refused = await server.Api.SendAsync(HttpMethod.Post, "filter/rebuild");
+        Assert.True(refused.Status == HttpStatusCode.InsufficientStorage, refused.ToString());
+        Assert.Equal("application/problem+json", refused.MediaType);
+        Assert.Contains("bytes beside the serving one", refused.Json.GetProperty("detail").GetString()!, StringComparison.Ordinal);
+        Assert.Equal(JsonValueKind.Null, (await server.Api.FilterAsync()).GetProperty("rebuild").ValueKind);
+
+        File.Delete(ballast);
+        Assert.Equal(HttpStatusCode.Accepted, (await server.Api.SendAsync(HttpMethod.Post, "filter/rebuild")).Status);
+    }
+
     private static async Task AssertReadableAsync(EventsApi api, List<string> acknowledged, string payload)
     {
         Assert.NotEmpty(acknowledged);

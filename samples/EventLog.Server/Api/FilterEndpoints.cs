@@ -27,10 +27,25 @@ internal static class FilterEndpoints
         return routes;
     }
 
-    private static IResult StartRebuild(IFilterRebuildControl rebuild) =>
-        rebuild.TryStartRebuild(out string? refusal)
+    private static IResult StartRebuild(IFilterRebuildControl rebuild, IOptions<StreamExistenceFilterHostingOptions> options)
+    {
+        // A rebuild that cannot succeed is refused, not accepted to fail in the background: the fresh file takes as
+        // much space as the serving one, beside it.
+        if (options.Value.DataDirectory is { } directory && Directory.Exists(directory))
+        {
+            long needed = Directory.EnumerateFiles(directory, "*.filter").Select(file => new FileInfo(file).Length).DefaultIfEmpty(0).Max();
+            long free = new DriveInfo(Path.GetFullPath(directory)).AvailableFreeSpace;
+            if (free < needed)
+            {
+                return Problems.RebuildNoSpace(string.Create(CultureInfo.InvariantCulture,
+                    $"the fresh file needs {needed:N0} bytes beside the serving one, and the disk holding '{Path.GetFullPath(directory)}' has {free:N0} free"));
+            }
+        }
+
+        return rebuild.TryStartRebuild(out string? refusal)
             ? TypedResults.Accepted("/filter", new RebuildStartedResponse(true, "A fresh file of the same size is catching up from the log beside the serving one, which answers until the swap; GET /filter shows progress."))
             : Problems.RebuildRefused(refusal);
+    }
 
     private static IResult Lookup(HttpContext context, IStreamExistenceFilter filter)
     {

@@ -47,6 +47,10 @@ internal static class Problems
     public static IResult RebuildRefused(string refusal) =>
         TypedResults.Problem($"No rebuild was started: {refusal}.", statusCode: StatusCodes.Status409Conflict, title: "Rebuild not started");
 
+    /// <summary>507: the disk has no room for the rebuild's fresh file; nothing was started.</summary>
+    public static IResult RebuildNoSpace(string reason) =>
+        TypedResults.Problem($"No rebuild was started: {reason}.", statusCode: StatusCodes.Status507InsufficientStorage, title: "Rebuild not started");
+
     /// <summary>503: the engine takes no appends (starting, shutting down, or stopped by a write failure); this one was not written.</summary>
     public static IResult Unavailable(string detail) =>
         TypedResults.Problem(detail, statusCode: StatusCodes.Status503ServiceUnavailable, title: "Not accepting appends");

@@ -19,12 +19,16 @@ internal sealed class ControlLog : IDisposable
     // Records read at the start and not yet switched away from: the first tick must carry or apply them.
     private bool _readAtOpen;
 
-    private ControlLog(ControlFile[] files, int active, bool readAtOpen)
+    private ControlLog(ControlFile[] files, int active, bool readAtOpen, bool inactiveHadRecords)
     {
         _files = files;
         _active = active;
         _readAtOpen = readAtOpen;
+        InactiveHadRecords = inactiveHadRecords;
     }
+
+    /// <summary>True when the file that is inactive after <see cref="Open"/> held records: a start must carry from it before it empties it.</summary>
+    public bool InactiveHadRecords { get; }
 
     /// <summary>True when a record was appended since the last <see cref="Switch"/> (beyond the ones it carried over), or read at the start.</summary>
     public bool HasNewRecords => _readAtOpen || _files[_active].HasNewRecords;
@@ -65,7 +69,7 @@ internal sealed class ControlLog : IDisposable
         }
 
         // New records go to the file of the higher epoch, so that they replay after whatever the other one holds.
-        return new ControlLog(files, newer, records.Count > 0);
+        return new ControlLog(files, newer, records.Count > 0, read[1 - newer].Count > 0);
     }
 
     /// <summary>Appends one record to the active file, a copy into its mapping (the page cache has it from then on, so it survives SIGKILL); the caller serialises appends.</summary>
@@ -85,9 +89,10 @@ internal sealed class ControlLog : IDisposable
 
     /// <summary>
     /// Makes the other file active, with an epoch above this one's, and appends <paramref name="carried"/> to it. The
-    /// caller holds the lock its appends take, so that no record lands in the file being left after this. A file not
-    /// yet emptied (a tick that failed after its switch) is emptied here: everything its records said is still in
-    /// the store's memory, and is carried or redone by this tick.
+    /// caller holds the lock its appends take, so that no record lands in the file being left after this. The other
+    /// file must be empty (emptied by <see cref="ResetInactive"/>): a switch overwrites it. After a start, or a tick
+    /// that failed after its switch, the other file may still hold records, and the caller finishes instead
+    /// (docs/daemon.md, "Control-log recovery").
     /// </summary>
     public void Switch(IEnumerable<ControlRecord> carried)
     {

@@ -25,20 +25,50 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
     private bool _rootChanged;
     // Set when a pending filter's first add made its files: the next tick fsyncs them and filters/.
     private volatile bool _filesMade;
-    // The last tick failed after its switch, so the file it left may hold the only records of held items: the next tick
-    // finishes that one (files made, fsyncs, the file emptied) instead of switching again. Under _tickGate.
+    // The inactive file may hold records not yet durable elsewhere: after a start (both files may, whatever step a
+    // crash cut), or after a tick that failed after its switch. The next tick then finishes (files made, fsyncs, the
+    // inactive file emptied) instead of switching, which would overwrite it. Under _tickGate.
     private bool _leftUnemptied;
+    // A start's finishing tick appends the creates of pending filters without items to the active file before it
+    // empties the other one, which may hold their only record. Under _tickGate.
+    private bool _carryOnFinish;
+    // "start" during the start's tick, for the kill points (KillPoints).
+    private string _phase = "tick";
 
+    /// <summary>
+    /// Replays the records, then runs a tick that finishes rather than switches (docs/daemon.md, "Control-log
+    /// recovery"): each step only adds what a crash there would leave redoable, and nothing is emptied before what it
+    /// says is durable elsewhere, so a start killed at any point and started again ends where one start would have.
+    /// </summary>
     public override (int Pending, int Dropped) Start(List<ControlRecord> records, bool rootChanged)
     {
-        List<NamedFilter> pending = Replay(records, FilesMade, this, ref rootChanged, out int dropped);
+        List<NamedFilter> pending = Replay(records, FilesMade, this, ref rootChanged, out int dropped, out List<NamedFilter> recorded);
+        KillPoints.Reached("start.replayed");
         lock (Changes)
         {
             _undurable.UnionWith(pending);
-            _rootChanged = rootChanged;
+            // Filters with files that the records name: files a crashed tick made may not be fsynced yet.
+            _undurable.UnionWith(recorded);
+            _rootChanged = rootChanged || recorded.Count > 0;
         }
 
-        Tick();
+        lock (_tickGate)
+        {
+            _leftUnemptied = records.Count > 0;
+            // Only creates the inactive file may hold alone need carrying: after a clean stop they are all in the active one.
+            _carryOnFinish = control.InactiveHadRecords;
+            _phase = "start";
+        }
+
+        try
+        {
+            Tick();
+        }
+        finally
+        {
+            _phase = "tick";
+        }
+
         return (pending.Count, dropped);
     }
 
@@ -74,7 +104,17 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
                     _undurable.ExceptWith(made);
                     if (!_leftUnemptied)
                     {
-                        control.Switch(_undurable.Select(filter => new ControlRecord(ControlAction.Create, filter.Name, filter.Parameters)));
+                        control.Switch(_undurable.Select(CreateRecord));
+                    }
+                    else if (_carryOnFinish)
+                    {
+                        // Appended, never overwritten: a create after a create is the same filter's.
+                        foreach (NamedFilter filter in _undurable)
+                        {
+                            control.Append(CreateRecord(filter));
+                        }
+
+                        _carryOnFinish = false;
                     }
                 }
 
@@ -84,15 +124,18 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
 
             try
             {
+                KillPoints.Reached($"{_phase}.begun");
                 // Off the commands' path: the inodes of the filters that got their first items since the last tick.
                 foreach (NamedFilter filter in made)
                 {
                     Materialize(filter);
+                    KillPoints.Reached($"{_phase}.materialized");
                 }
 
                 foreach (NamedFilter filter in made)
                 {
                     filter.Checkpoint(final: false); // fsyncs its log and, the first time, its directory
+                    KillPoints.Reached($"{_phase}.filter-synced");
                 }
 
                 if (rootChanged)
@@ -101,7 +144,9 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
                 }
 
                 control.SyncActive();
+                KillPoints.Reached($"{_phase}.synced");
                 control.ResetInactive();
+                KillPoints.Reached($"{_phase}.emptied");
                 _leftUnemptied = false;
             }
             catch
@@ -132,6 +177,7 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
     protected override NamedFilter Make(string name, byte[] key, FilterParameters parameters)
     {
         Append(new ControlRecord(ControlAction.Create, name, parameters));
+        KillPoints.Reached("create.recorded");
         NamedFilter filter = NamedFilter.CreatePending(Path.Combine(Root, name), key, parameters, Observer, FilesMade, this);
         if (KeyNames.IsHashedName(name))
         {
@@ -192,4 +238,6 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
     }
 
     private void FilesMade() => _filesMade = true;
+
+    private static ControlRecord CreateRecord(NamedFilter filter) => new(ControlAction.Create, filter.Name, filter.Parameters);
 }

@@ -14,9 +14,11 @@ internal sealed class DigestLog : IDisposable
     // A handle, not a FileStream: FileStream.SafeFileHandle seeks to sync the stream's position on every access, which
     // was an lseek per acknowledged add (a profile of single adds spread over 512 filters).
     private readonly SafeFileHandle _handle;
+    private int _disposed;
 
     private DigestLog(SafeFileHandle handle, FilterParameters parameters, long end)
     {
+        DescriptorBudget.Opened(1);
         _handle = handle;
         Parameters = parameters;
         EndPosition = end;
@@ -122,5 +124,13 @@ internal sealed class DigestLog : IDisposable
         return bytes / sizeof(ulong);
     }
 
-    public void Dispose() => _handle.Dispose();
+    public void Dispose()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) == 0)
+        {
+            DescriptorBudget.Closed(1);
+        }
+
+        _handle.Dispose();
+    }
 }

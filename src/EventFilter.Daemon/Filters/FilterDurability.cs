@@ -169,10 +169,13 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
     /// unwritten) comes back pending, with the recorded parameters and the items recorded after it, and is returned. A
     /// create after a create is the same filter's, carried over by a tick; items after a drop belong to the dropped filter.
     /// A directory holds all the items recorded for it: a pending filter's directory is renamed into place with them.
+    /// The filters whose last record is a create and that have a directory are returned in <paramref name="recorded"/>,
+    /// marked for an fsync of their log and directory: a tick that a crash cut may have made them without one.
     /// </summary>
-    protected List<NamedFilter> Replay(List<ControlRecord> records, Action? filesMade, IHeldItemsLog? heldLog, ref bool rootChanged, out int dropped)
+    protected List<NamedFilter> Replay(List<ControlRecord> records, Action? filesMade, IHeldItemsLog? heldLog, ref bool rootChanged, out int dropped, out List<NamedFilter> recorded)
     {
         List<NamedFilter> pending = [];
+        recorded = [];
         dropped = 0;
 
         // Per name: its last create (null after a drop) and the items recorded since it.
@@ -203,9 +206,15 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
                     Map.Remove(filter);
                     filter.Close(checkpoint: false);
                     Directory.Delete(Path.Combine(Root, name), recursive: true);
+                    KillPoints.Reached("start.drop-removed");
                     rootChanged = true;
                     dropped++;
                 }
+            }
+            else if (Map.FindByName(name) is { } existing)
+            {
+                existing.NeedsSync();
+                recorded.Add(existing);
             }
             else if (Map.FindByName(name) is null && KeyNames.TryParse(name, out byte[] key))
             {
@@ -223,6 +232,12 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
 
     private NamedFilter Add(byte[] key, FilterParameters parameters)
     {
+        // Its log and first layer, whether made now (--log-sync always) or by the tick after its first add.
+        if (DescriptorBudget.Refusal("a new filter", 1 + StartCheck.DescriptorsPerLayer) is { } refusal)
+        {
+            throw new DescriptorLimitException(refusal);
+        }
+
         NamedFilter filter = Make(FreeName(key), key, parameters);
         Map.Add(filter);
         return filter;
@@ -254,6 +269,7 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
             // A name of its own, so that a filter dropped again before the last one's files are gone does not collide.
             string deleted = Path.Combine(Root, $"{filter.Name}.{++_drops}{DataLayout.DeletingSuffix}");
             Directory.Move(Path.Combine(Root, filter.Name), deleted);
+            KillPoints.Reached("drop.renamed");
             _dropped.Add(deleted);
         }
 

@@ -11,9 +11,11 @@ internal sealed class FilterLayer : IDisposable
 {
     /// <summary>How often a long catch-up reports its progress, as the core's catch-up does.</summary>
     private readonly CheckpointedFilterFile _filter;
+    private int _disposed;
 
     private FilterLayer(CheckpointedFilterFile filter, long start, long capacity)
     {
+        DescriptorBudget.Opened(StartCheck.DescriptorsPerLayer);
         _filter = filter;
         Start = start;
         Capacity = capacity;
@@ -87,5 +89,13 @@ internal sealed class FilterLayer : IDisposable
         observer.CatchUpCompleted(reporter.End(position, (position - start) / sizeof(ulong)));
     }
 
-    public void Dispose() => _filter.Dispose();
+    public void Dispose()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) == 0)
+        {
+            DescriptorBudget.Closed(StartCheck.DescriptorsPerLayer);
+        }
+
+        _filter.Dispose();
+    }
 }

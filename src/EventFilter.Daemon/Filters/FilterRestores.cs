@@ -10,8 +10,14 @@ namespace EventFilter.Daemon.Filters;
 /// directories). A refused chunk changes nothing; a failed write abandons the restore. Messages are the error
 /// replies' text after "ERR ". See docs/daemon.md, "Backup and restore".
 /// </summary>
-internal sealed class FilterRestores(FilterMap map, string root, FilterObserver observer, FilterDurability durability)
+internal sealed class FilterRestores(FilterMap map, string root, FilterObserver observer, FilterDurability durability, TimeProvider time)
 {
+    /// <summary>
+    /// An unfinished restore that got no chunk for this long is abandoned, its files and descriptors freed: its client
+    /// went away (a restore loop sends its chunks back to back).
+    /// </summary>
+    public static readonly TimeSpan IdleLimit = TimeSpan.FromMinutes(5);
+
     // Guarded by itself. Keyed by the filter's key, as the map is.
     private readonly Dictionary<byte[], RestoreSession> _restores = new(KeyComparer.Instance);
 
@@ -36,9 +42,17 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
             return "item exists: BF.LOADCHUNK restores a dump into a key that has no filter; DEL it first";
         }
 
+        if (DescriptorBudget.Refusal("a restore", 1 + StartCheck.DescriptorsPerLayer) is { } refusal)
+        {
+            return refusal;
+        }
+
         // Its files first: a failure to make them (a full disk) leaves any restore under way as it was.
         string directory = Path.Combine(root, $"{KeyNames.DirectoryName(key)}.restore-{Interlocked.Increment(ref _restoreCount)}{DataLayout.CreatingSuffix}");
-        var session = new RestoreSession(key.ToArray(), directory, header, NamedFilter.Create(directory, key.ToArray(), header.Parameters, observer));
+        var session = new RestoreSession(key.ToArray(), directory, header, NamedFilter.Create(directory, key.ToArray(), header.Parameters, observer))
+        {
+            LastUsed = time.GetTimestamp(),
+        };
         RestoreSession? replaced;
         lock (_restores)
         {
@@ -94,6 +108,7 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
                 return "the restore of this key has ended (finished, abandoned or started again); load the dump from its first chunk";
             }
 
+            session.LastUsed = time.GetTimestamp();
             string? problem = session.Check(iterator, items, out bool repeat);
             if (problem is not null || repeat)
             {
@@ -191,8 +206,35 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
         }
     }
 
+    /// <summary>DEL of a key drops its unfinished restore too, freeing its files and descriptors; true if there was one.</summary>
+    public bool Abandon(ReadOnlySpan<byte> key)
+    {
+        RestoreSession? session;
+        lock (_restores)
+        {
+            _restores.GetAlternateLookup<ReadOnlySpan<byte>>().TryGetValue(key, out session);
+        }
+
+        if (session is null)
+        {
+            return false;
+        }
+
+        lock (session.Gate)
+        {
+            Abandon(session);
+        }
+
+        return true;
+    }
+
     /// <summary>At a clean stop: unfinished restores are dropped with their files.</summary>
-    public void AbandonAll()
+    public void AbandonAll() => AbandonWhere(_ => true);
+
+    /// <summary>Each sync tick: restores idle past <see cref="IdleLimit"/> are dropped with their files; returns how many.</summary>
+    public int AbandonIdle() => AbandonWhere(session => time.GetElapsedTime(session.LastUsed) > IdleLimit);
+
+    private int AbandonWhere(Func<RestoreSession, bool> condition)
     {
         RestoreSession[] sessions;
         lock (_restores)
@@ -200,12 +242,19 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
             sessions = [.. _restores.Values];
         }
 
+        int abandoned = 0;
         foreach (RestoreSession session in sessions)
         {
             lock (session.Gate)
             {
-                Abandon(session);
+                if (!session.IsOver && condition(session))
+                {
+                    Abandon(session);
+                    abandoned++;
+                }
             }
         }
+
+        return abandoned;
     }
 }

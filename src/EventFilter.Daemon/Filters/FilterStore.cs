@@ -13,7 +13,7 @@ namespace EventFilter.Daemon.Filters;
 /// Start-up opens every filter, removes leftovers of interrupted creates and drops and the directory of a create that
 /// never reached the disk, then lets the durability replay the control log. See docs/daemon.md, "Durability".
 /// </summary>
-internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterObserver observer, ILogger logger) : IDisposable
+internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterObserver observer, ILogger logger, TimeProvider? time = null) : IDisposable
 {
     private readonly FilterMap _map = new();
     private readonly string _root = Path.Combine(dataDirectory, DataLayout.FiltersDirectory);
@@ -28,8 +28,11 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
     /// A header that is there but damaged stops the start.
     /// </summary>
     /// <exception cref="InvalidDataException">A digest log's or the control log's header has non-zero bytes and fails its checksum.</exception>
+    /// <exception cref="StartRefusedException">Descriptors, disk space or permissions fall short: nothing was changed.</exception>
     public void Open()
     {
+        // Before anything changes: a start that cannot finish leaves the directory as it found it.
+        StartCheck.Run(dataDirectory, _root);
         Directory.CreateDirectory(_root);
         // First: a damaged control log stops the start before anything in filters/ is touched.
         bool newControlLog = DataLayout.ControlLogFiles.Any(file => !File.Exists(Path.Combine(dataDirectory, file)));
@@ -59,7 +62,7 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
             throw;
         }
 
-        (_durability, _restores) = (durability, new FilterRestores(_map, _root, observer, durability));
+        (_durability, _restores) = (durability, new FilterRestores(_map, _root, observer, durability, time ?? TimeProvider.System));
         if (records.Count > 0)
         {
             // Pending filters carried from a clean stop are counted too: they are the filters that have no directory.
@@ -78,16 +81,29 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
     public NamedFilter FindOrCreate(ReadOnlySpan<byte> key, FilterParameters parameters) =>
         _map.Find(key) ?? Durability.FindOrCreate(key, parameters);
 
-    public bool Delete(ReadOnlySpan<byte> key) => Durability.Drop(key);
+    /// <summary>Drops the key's filter, and its unfinished restore (a restore is invisible, so DEL of it answers as for no key).</summary>
+    public bool Delete(ReadOnlySpan<byte> key)
+    {
+        _restores!.Abandon(key);
+        return Durability.Drop(key);
+    }
 
-    public void DeleteAll() => Durability.DropAll();
+    public void DeleteAll()
+    {
+        _restores!.AbandonAll();
+        Durability.DropAll();
+    }
 
     public List<byte[]> Keys() => _map.Keys();
 
     public NamedFilter[] Snapshot() => _map.Snapshot();
 
     /// <summary>Once per sync tick, after every filter's checkpoint, and at the end of a start: see <see cref="FilterDurability.Tick"/>.</summary>
-    public void SyncDirectories() => Durability.Tick();
+    public void SyncDirectories()
+    {
+        Durability.Tick();
+        _restores!.AbandonIdle();
+    }
 
     /// <summary>Starts restoring a dump into <paramref name="key"/> (BF.LOADCHUNK's header chunk); null when it did, else the error's text.</summary>
     public string? BeginRestore(ReadOnlySpan<byte> key, DumpHeader header) => _restores!.Begin(key, header);
@@ -98,19 +114,42 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
     /// <summary>A clean stop: the creates and drops made durable, a last checkpoint of every filter, then close.</summary>
     public void Dispose()
     {
-        if (_durability is null)
+        if (_durability is not { } durability)
         {
-            return; // never opened
+            return; // never opened, or closed already (the host disposes the store after a stop that failed)
         }
 
+        _durability = null;
         _restores!.AbandonAll(); // unfinished: nothing of them was acknowledged as a filter
-        _durability.Tick();
+        Exception? failure = null;
+        try
+        {
+            durability.Tick();
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            failure = e; // what the tick did not make durable, the control log still has: the next start redoes it
+        }
+
+        // Every filter closed whatever failed, so that its descriptors are free for the rest of the stop.
         foreach (NamedFilter filter in _map.Snapshot())
         {
-            filter.Close(checkpoint: true);
+            try
+            {
+                filter.Close(checkpoint: true);
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                failure ??= e; // its log has every acknowledged add: the next start catches its layers up
+                filter.Close(checkpoint: false);
+            }
         }
 
-        _durability.Dispose();
+        durability.Dispose();
+        if (failure is not null)
+        {
+            System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(failure);
+        }
     }
 
     /// <summary>Opens every filter directory into the map; true when one was removed (filters/ changed).</summary>
@@ -126,8 +165,7 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
             }
             else if (KeyNames.IsFilterName(name))
             {
-                if (DigestLog.IsUnwritten(NamedFilter.LogPath(directory))
-                    || (KeyNames.IsHashedName(name) && KeyFileFormat.IsUnwritten(DigestLog.FirstBytes(Path.Combine(directory, DataLayout.KeyFile), KeyFileFormat.HeaderLength))))
+                if (StartCheck.IsUnwritten(directory, name))
                 {
                     Log.UnwrittenFilterDropped(logger, directory);
                     Directory.Delete(directory, recursive: true);
@@ -143,6 +181,7 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
                     }
 
                     _map.Add(filter);
+                    KillPoints.Reached("start.opened");
                 }
             }
         }

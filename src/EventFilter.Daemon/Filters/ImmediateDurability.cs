@@ -22,11 +22,19 @@ internal sealed class ImmediateDurability(FilterMap map, string root, FilterObse
     public override (int Pending, int Dropped) Start(List<ControlRecord> records, bool rootChanged)
     {
         ControlLog control = _control!;
-        List<NamedFilter> carried = Replay(records, filesMade: null, heldLog: null, ref rootChanged, out int dropped);
+        List<NamedFilter> carried = Replay(records, filesMade: null, heldLog: null, ref rootChanged, out int dropped, out List<NamedFilter> recorded);
+        KillPoints.Reached("start.replayed");
         foreach (NamedFilter pending in carried)
         {
             pending.Materialize();
+            KillPoints.Reached("start.materialized");
             pending.Checkpoint(final: false); // fsyncs its log and its directory
+            rootChanged = true;
+        }
+
+        foreach (NamedFilter filter in recorded)
+        {
+            filter.Checkpoint(final: false); // a periodic tick that a crash cut may have left its files unsynced
             rootChanged = true;
         }
 
@@ -37,9 +45,12 @@ internal sealed class ImmediateDurability(FilterMap map, string root, FilterObse
 
         if (control.HasNewRecords)
         {
+            // Both files are emptied only now that every record in them is durable in filters/, so a switch may overwrite one.
             control.Switch([]);
             control.SyncActive();
+            KillPoints.Reached("start.synced");
             control.ResetInactive();
+            KillPoints.Reached("start.emptied");
         }
 
         control.Dispose();
@@ -68,6 +79,7 @@ internal sealed class ImmediateDurability(FilterMap map, string root, FilterObse
         try
         {
             filter = NamedFilter.Create(directory, key, parameters, Observer);
+            KillPoints.Reached("create.made");
             // The log header and its name first, then the filter's name in filters/: only then is it acknowledged.
             filter.Checkpoint(final: false);
             SyncRoot();

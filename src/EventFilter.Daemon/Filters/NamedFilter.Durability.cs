@@ -90,10 +90,20 @@ internal sealed partial class NamedFilter
                 foreach (FilterLayer layer in layers)
                 {
                     layer.Checkpoint(position);
+                    KillPoints.Reached("checkpoint.layer");
                 }
 
                 _checkpointed = position;
             }
+        }
+    }
+
+    /// <summary>The next <see cref="Checkpoint"/> fsyncs the log and the directory, whatever was synced before (a start's replay).</summary>
+    public void NeedsSync()
+    {
+        lock (_checkpointGate)
+        {
+            _durable = false;
         }
     }
 

@@ -28,6 +28,9 @@ internal sealed class RestoreSession(byte[] key, string directory, DumpHeader he
     /// <summary>True once the restore was published or abandoned: later chunks for it are refused.</summary>
     public bool IsOver { get; set; }
 
+    /// <summary>When its last chunk came (a <see cref="TimeProvider"/> timestamp): an idle restore is abandoned.</summary>
+    public long LastUsed { get; set; }
+
     public bool IsComplete => NextChunk == Header.Chunks;
 
     // The digest of the last item loaded: the next chunk must say it follows that one.

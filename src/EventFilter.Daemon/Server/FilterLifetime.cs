@@ -19,18 +19,34 @@ internal sealed class FilterLifetime(FilterStore store) : IHostedService
     public static bool TryOpen(IServiceProvider services, [System.Diagnostics.CodeAnalysis.NotNullWhen(false)] out string? problem)
     {
         FilterStore store = services.GetRequiredService<FilterStore>();
+        LayerObserver layers = services.GetRequiredService<LayerObserver>();
+        ILogger logger = services.GetRequiredService<ILogger>();
         long started = System.Diagnostics.Stopwatch.GetTimestamp();
+        layers.StartOpening();
         try
         {
             store.Open();
+            layers.StartOpened(logger);
+            DescriptorBudget.MeasureBase();
         }
-        catch (Exception e) when (e is InvalidDataException or IOException or UnauthorizedAccessException)
+        catch (StartRefusedException e)
+        {
+            problem = $"cannot start: {e.Message} Nothing was changed.";
+            return false;
+        }
+        catch (InvalidDataException e)
         {
             problem = $"cannot open the filters: {e.Message} Nothing was changed. `eventfilter inspect` on the data directory shows each filter's state; to start without a damaged filter, move its directory out of filters/ (docs/daemon.md, \"Durability\").";
             return false;
         }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or OutOfMemoryException)
+        {
+            // Past the checks (StartCheck): what the start did is redone by the next one, and nothing acknowledged is lost.
+            problem = $"cannot open the filters: {e.Message} The start stopped part way; the next start redoes its steps (docs/daemon.md, \"Starting and stopping\").";
+            return false;
+        }
 
-        Log.FiltersOpened(services.GetRequiredService<ILogger>(), store.Count, System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+        Log.FiltersOpened(logger, store.Count, System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds);
         services.GetRequiredService<DaemonMetrics>().Observe(store);
         problem = null;
         return true;

@@ -36,6 +36,9 @@ internal static partial class Log
     [LoggerMessage(113, LogLevel.Warning, "Filter directory {Directory} is removed: its digest log is missing, shorter than its header or starts with zeros, so its create never reached the disk (power loss within a sync interval of it)", EventName = "UnwrittenFilterDropped")]
     public static partial void UnwrittenFilterDropped(ILogger logger, string directory);
 
+    [LoggerMessage(120, LogLevel.Information, "{Layers} layers caught up from the start of their digest logs: their checkpoints were missing, unusable or of an earlier file, as a crash leaves them", EventName = "CheckpointsIgnoredAtStart")]
+    public static partial void CheckpointsIgnoredAtStart(ILogger logger, int layers);
+
     [LoggerMessage(114, LogLevel.Information, "Replayed {Records} control-log records from before the stop: {Pending} filters without files yet, {Dropped} directories of dropped filters removed", EventName = "ControlLogReplayed")]
     public static partial void ControlLogReplayed(ILogger logger, int records, int pending, int dropped);
 

@@ -1,0 +1,156 @@
+using System.Globalization;
+using EventFilter.Daemon.Formats;
+
+namespace EventFilter.Daemon.Filters;
+
+/// <summary>
+/// What a start needs, checked before it changes anything, so that a start that cannot finish leaves the data
+/// directory byte for byte as it found it: every header it will read is whole (control files, digest logs, key
+/// files), it may write where it must, the descriptors its filters will hold fit under RLIMIT_NOFILE, and the disk
+/// has room for the files it makes. See docs/daemon.md, "Starting and stopping".
+/// </summary>
+internal static class StartCheck
+{
+    /// <summary>
+    /// Measured: a layer holds its filter file, its lock file and, between folds, its journal; a filter adds its log.
+    /// </summary>
+    public const int DescriptorsPerLayer = 3;
+
+    /// <summary>Left for the listener, the connections it accepts and the runtime's own, past what the filters hold.</summary>
+    public const int SpareDescriptors = 64;
+
+    // Free space a start asks for beyond the files it makes: the journals and checkpoints of the catch-up.
+    private const long SpareBytes = 1 << 20;
+    private const long ControlFileBytes = 256 * 1024;
+
+    /// <summary>Throws <see cref="StartRefusedException"/>, or InvalidDataException for a damaged header, naming what is needed.</summary>
+    public static void Run(string dataDirectory, string root)
+    {
+        Writable(dataDirectory);
+        List<ControlRecord> records = ReadControlLog(dataDirectory, out long controlBytes);
+
+        var directories = new HashSet<string>(StringComparer.Ordinal);
+        long descriptors = ProcessLimits.OpenDescriptors() + SpareDescriptors + DataLayout.ControlLogFiles.Length;
+        if (Directory.Exists(root))
+        {
+            Writable(root);
+            foreach (string directory in Directory.GetDirectories(root))
+            {
+                string name = Path.GetFileName(directory);
+                if (DataLayout.IsLeftover(name) || !KeyNames.IsFilterName(name) || IsUnwritten(directory, name))
+                {
+                    continue; // removed by the start, or not ours
+                }
+
+                descriptors += 1 + (DescriptorsPerLayer * Check(directory));
+                directories.Add(name);
+            }
+        }
+
+        // Filters the control log brings back holding items get their files at this start.
+        long bytes = SpareBytes + controlBytes;
+        foreach (FilterParameters parameters in PendingWithItems(records, directories))
+        {
+            descriptors += 1 + DescriptorsPerLayer;
+            bytes += DigestLogFormat.PositionOf(NamedFilter.MaxHeldItems) + (parameters.LayerOptions(0)?.SizeBytes ?? 0);
+        }
+
+        long limit = ProcessLimits.DescriptorLimit();
+        if (descriptors > limit)
+        {
+            throw new StartRefusedException(string.Create(CultureInfo.InvariantCulture,
+                $"the {directories.Count:N0} filters need about {descriptors:N0} file descriptors ({DescriptorsPerLayer} per layer, 1 per filter, {SpareDescriptors} to serve), and the limit (RLIMIT_NOFILE) is {limit:N0}: raise it (LimitNOFILE= in the systemd unit, ulimit -n in a shell)."));
+        }
+
+        long free = new DriveInfo(Path.GetFullPath(dataDirectory)).AvailableFreeSpace;
+        if (free < bytes)
+        {
+            throw new StartRefusedException(string.Create(CultureInfo.InvariantCulture,
+                $"the start needs about {bytes:N0} bytes free in '{Path.GetFullPath(dataDirectory)}' for the files it makes, and {free:N0} are free: free some space."));
+        }
+    }
+
+    /// <summary>Both control files' records, or none for a missing one; <paramref name="bytes"/> the space missing ones will take.</summary>
+    private static List<ControlRecord> ReadControlLog(string dataDirectory, out long bytes)
+    {
+        List<ControlRecord> records = [];
+        bytes = 0;
+        foreach (string file in DataLayout.ControlLogFiles)
+        {
+            string path = Path.Combine(dataDirectory, file);
+            if (!File.Exists(path))
+            {
+                bytes += ControlFileBytes;
+                continue;
+            }
+
+            if (!ProcessLimits.CanWriteFile(path))
+            {
+                throw new StartRefusedException($"the daemon may not write '{path}': give its user write access.");
+            }
+
+            if (!ControlLogFormat.TryReadFile(File.ReadAllBytes(path), out _, out _, records))
+            {
+                throw new InvalidDataException($"'{path}' is not a control log: its header is of another format or fails its checksum.");
+            }
+        }
+
+        return records;
+    }
+
+    /// <summary>The headers of a filter's key file and log; returns how many layers it will open.</summary>
+    private static int Check(string directory)
+    {
+        Writable(directory);
+        KeyFileFormat.ReadKey(directory);
+        string log = NamedFilter.LogPath(directory);
+        if (!DigestLogFormat.TryReadHeader(DigestLog.FirstBytes(log, DigestLogFormat.HeaderLength), out _))
+        {
+            throw new InvalidDataException($"'{log}' is not a digest log: its header is missing, of another version or fails its checksum.");
+        }
+
+        if (!ProcessLimits.CanWriteFile(log))
+        {
+            throw new StartRefusedException($"the daemon may not write '{log}': give its user write access.");
+        }
+
+        int layerFiles = Directory.EnumerateFiles(directory, "layer-*.filter").Count();
+        return new FileInfo(log).Length > DigestLogFormat.HeaderLength ? Math.Max(1, layerFiles) : layerFiles;
+    }
+
+    /// <summary>A filter directory whose log (or a long key's key file) never reached the disk: a start removes it.</summary>
+    public static bool IsUnwritten(string directory, string name) =>
+        DigestLog.IsUnwritten(NamedFilter.LogPath(directory))
+        || (KeyNames.IsHashedName(name) && KeyFileFormat.IsUnwritten(DigestLog.FirstBytes(Path.Combine(directory, DataLayout.KeyFile), KeyFileFormat.HeaderLength)));
+
+    /// <summary>The parameters of each name whose last create has items recorded after it and no directory.</summary>
+    private static IEnumerable<FilterParameters> PendingWithItems(List<ControlRecord> records, HashSet<string> directories)
+    {
+        var last = new Dictionary<string, (FilterParameters? Create, bool Items)>(StringComparer.Ordinal);
+        foreach (ControlRecord record in records)
+        {
+            (FilterParameters? create, bool items) = last.GetValueOrDefault(record.Name);
+            last[record.Name] = record.Action switch
+            {
+                ControlAction.Create when create is null => (record.Parameters, false),
+                ControlAction.Drop => (null, false),
+                ControlAction.Items when create is not null => (create, true),
+                _ => (create, items),
+            };
+        }
+
+        return last.Where(entry => entry.Value is { Create: not null, Items: true } && !directories.Contains(entry.Key))
+            .Select(entry => entry.Value.Create!.Value);
+    }
+
+    private static void Writable(string directory)
+    {
+        if (Directory.Exists(directory) && !ProcessLimits.CanWriteDirectory(directory))
+        {
+            throw new StartRefusedException($"the daemon may not write in '{directory}': give its user write access.");
+        }
+    }
+}
+
+/// <summary>A start that cannot finish, refused before it changed anything; the message says what it needs.</summary>
+internal sealed class StartRefusedException(string message) : Exception(message);

@@ -1,0 +1,67 @@
+using System.Diagnostics;
+using System.Globalization;
+
+namespace EventFilter.Daemon.Tests;
+
+/// <summary>
+/// A running daemon at its descriptor limit (docs/daemon.md, "Starting and stopping"): new filters and restores are
+/// refused with an error naming RLIMIT_NOFILE, adds to existing filters go on, the daemon keeps answering, DEL frees an
+/// unfinished restore's descriptors, and a restart loses nothing acknowledged.
+/// </summary>
+public sealed class DescriptorLimitRunTests
+{
+    [Fact]
+    public void New_filters_and_restores_are_refused_at_the_limit_while_adds_go_on_and_nothing_is_lost()
+    {
+        using var directory = new TempDirectory();
+        string[] arguments = ["--log-sync", "always", "--sync-interval-ms", "3600000", "--max-clients", "16"];
+        int made = 0;
+        using (DaemonProcess daemon = DaemonProcess.Start(directory.Path, arguments))
+        {
+            int limit = Directory.GetFileSystemEntries($"/proc/{daemon.Id}/fd").Length + 200;
+            using (Process prlimit = Process.Start("prlimit", ["--pid", daemon.Id.ToString(CultureInfo.InvariantCulture), $"--nofile={limit}:{limit}"]))
+            {
+                prlimit.WaitForExit();
+                Assert.Equal(0, prlimit.ExitCode);
+            }
+
+            using RespClient client = daemon.Connect();
+            object? reply;
+            while ((reply = client.Call("BF.ADD", $"f{made}", "x")) is long)
+            {
+                made++;
+                Assert.True(made < 200, "the limit never refused a filter");
+            }
+
+            Assert.True(made > 5, $"only {made} filters fit");
+            Assert.Contains("RLIMIT_NOFILE", Assert.IsType<RespError>(reply).Message, StringComparison.Ordinal);
+            Assert.Equal(0L, client.Call("EXISTS", $"f{made}"));
+            Assert.Equal(1L, client.Call("BF.ADD", "f0", "y")); // adds to existing filters go on
+            Assert.Equal("PONG", client.Call("PING"));
+
+            // A restore is refused the same way, and once one fits, DEL of its key frees its descriptors.
+            object?[] first = (object?[])client.Call("BF.SCANDUMP", "f0", "0")!;
+            Assert.Contains("RLIMIT_NOFILE", Assert.IsType<RespError>(client.Call("BF.LOADCHUNK", "copy", first[0]!, first[1]!)).Message, StringComparison.Ordinal);
+            Assert.Equal(1L, client.Call("DEL", $"f{made - 1}"));
+            made--;
+            Assert.Equal("OK", client.Call("BF.LOADCHUNK", "copy", first[0]!, first[1]!));
+            string filters = Path.Combine(directory.Path, "filters");
+            Assert.Single(Directory.GetDirectories(filters, "*.restore-*"));
+            Assert.Equal(0L, client.Call("DEL", "copy")); // an unfinished restore is no key, but goes with its files
+            Assert.Empty(Directory.GetDirectories(filters, "*.restore-*"));
+            Assert.Equal(1L, client.Call("BF.ADD", "another", "x"));
+            Assert.Equal(0, daemon.Stop());
+        }
+
+        using DaemonProcess restarted = DaemonProcess.Start(directory.Path, arguments);
+        using RespClient reader = restarted.Connect();
+        for (int i = 0; i < made; i++)
+        {
+            Assert.Equal(1L, reader.Call("BF.EXISTS", $"f{i}", "x"));
+        }
+
+        Assert.Equal(1L, reader.Call("BF.EXISTS", "f0", "y"));
+        Assert.Equal(1L, reader.Call("BF.EXISTS", "another", "x"));
+        Assert.Equal(0L, reader.Call("EXISTS", "copy"));
+    }
+}
