@@ -127,7 +127,7 @@ public sealed unsafe partial class FilterFile : IDisposable
             throw new FilterSizeMismatchException(path, Header.SizeBytes, options.SizeBytes);
         }
 
-        Verification = LineVerifier.Scan(_lines.Lines, LineCount, repair: false, options.CorruptionThreshold, options.VerifyProgress);
+        Verification = LineVerifier.Scan(_lines.Lines, LineCount, repair: false, options.CorruptionThreshold, options.VerifyProgress, readAhead: ReadLinesAhead);
         if (Verification.RebuildRequired)
         {
             return; // nothing is written: the caller rebuilds
@@ -253,7 +253,7 @@ public sealed unsafe partial class FilterFile : IDisposable
             ThrowIfReadOnly();
         }
 
-        VerificationResult result = LineVerifier.Scan(_lines.Lines, LineCount, repair, threshold, progress, repair ? _journal.ChangedLines : null);
+        VerificationResult result = LineVerifier.Scan(_lines.Lines, LineCount, repair, threshold, progress, repair ? _journal.ChangedLines : null, readAhead: ReadLinesAhead);
         if (repair && (result.RepairedLines > 0 || PendingJournal.Files > 0))
         {
             FoldJournal();
@@ -262,6 +262,9 @@ public sealed unsafe partial class FilterFile : IDisposable
         Verification = result;
         return result;
     }
+
+    /// <summary>Starts reading lines' bytes [offset, + length) from the device (a scan's read-ahead).</summary>
+    private void ReadLinesAhead(long offset, long length) => _file.ReadAhead(FilterGeometry.LineSize + offset, length);
 
     /// <summary>Counts bits and estimates names and the false-positive rate. Reads every line: not for the hot path.</summary>
     public FilterStatistics ComputeStatistics() => StatisticsScanner.Scan(_lines.Lines, LineCount, Header.K, Header.LinesPerKey, Header.SizeBytes);

@@ -32,6 +32,17 @@ public static partial class ScaleExperiment
         long maxNames = IntOption(args, "--max-names-millions", 160) * 1_000_000L; // 47 bytes each: 7.5 GB at 160M
         string? jsonPath = Option(args, "--json");
         int cores = Environment.ProcessorCount;
+        if (args.Contains("--verify-only"))
+        {
+            JsonArray rates = VerifyOnly(sizes, rounds, cores);
+            if (jsonPath is not null)
+            {
+                File.WriteAllText(jsonPath, new JsonObject { ["verify"] = rates, ["machine"] = Machine() }.ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
+            }
+
+            return 0;
+        }
+
         CatchUpPath[] paths =
         [
             new("pipeline (before)", 1, CatchUpAdds.Pipeline), new("unpartitioned, 1 thread", 1, CatchUpAdds.Unpartitioned),
@@ -50,7 +61,9 @@ public static partial class ScaleExperiment
         }
 
         var rows = new JsonArray();
+        var phaseRows = new JsonArray();
         long falseNegatives = 0;
+        PackedNameLog absent = PackedNameLog.Numbered(Math.Max(cores, 1) * (long)LookupsPerThread, "absent"); // never added
         foreach (long size in sizes)
         {
             long names = Math.Min(size / bytesPerName, maxNames);
@@ -74,15 +87,29 @@ public static partial class ScaleExperiment
                     });
                 }
             }
+
+            if (!args.Contains("--no-phases"))
+            {
+                Console.Error.WriteLine($"{size / MiB} MiB: phases (catch-up, lookups, checkpoint, reopen, verify, resize)...");
+                JsonObject phases = Phases(size, log, absent, cores, ref falseNegatives);
+                phases["size_mib"] = size / MiB;
+                phases["names"] = names;
+                phases["chase_ns"] = Math.Round(ChaseNs(chase), 1);
+                phases["load_average"] = LoadAverage();
+                Console.Error.WriteLine($"  {phases.ToJsonString()}");
+                phaseRows.Add(phases);
+            }
         }
 
         var result = new JsonObject
         {
             ["rows"] = rows,
+            ["phases"] = phaseRows,
+            ["machine"] = Machine(),
             ["cores"] = cores,
             ["bytes_per_name"] = bytesPerName,
             ["false_negatives"] = falseNegatives,
-            ["load_average"] = File.ReadAllText("/proc/loadavg").Split(' ')[..3].Aggregate((a, b) => $"{a} {b}"),
+            ["load_average"] = LoadAverage(),
         };
         if (jsonPath is not null)
         {
@@ -115,6 +142,10 @@ public static partial class ScaleExperiment
                 best[2] / chase <= 0.25 ? "yes" : "no", speedUp >= 1.7 ? "yes" : "no"];
         }));
     }
+
+    private static string LoadAverage() => File.ReadAllText("/proc/loadavg").Split(' ')[..3].Aggregate((a, b) => $"{a} {b}");
+
+    private static string Machine() => File.ReadLines("/proc/cpuinfo").FirstOrDefault(l => l.StartsWith("model name", StringComparison.Ordinal))?.Split(':')[1].Trim() + $", {Environment.ProcessorCount} cores";
 
     private static string F(JsonNode node) => node.GetValue<double>().ToString("F1", CultureInfo.InvariantCulture);
 

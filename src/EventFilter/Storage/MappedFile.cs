@@ -157,6 +157,27 @@ internal sealed unsafe partial class MappedFile : IDisposable
         return failures == 0;
     }
 
+    /// <summary>
+    /// Asks the kernel to start reading bytes [<paramref name="offset"/>, + <paramref name="length"/>) of the file into
+    /// the page cache now (<c>madvise(MADV_WILLNEED)</c>), without waiting for them: a scan that asks a few megabytes
+    /// ahead of itself then finds them read, instead of faulting on each page and waiting for the device every time.
+    /// Does nothing where there is no such call; it changes nothing but speed.
+    /// </summary>
+    public void ReadAhead(long offset, long length)
+    {
+        if (!OperatingSystem.IsLinux() || _pointer == null)
+        {
+            return;
+        }
+
+        long start = Math.Max(0, offset) / Environment.SystemPageSize * Environment.SystemPageSize;
+        long end = Math.Min(Length, offset + length);
+        if (end > start)
+        {
+            _ = Madvise(_pointer + start, (nuint)(end - start), WillNeed);
+        }
+    }
+
     /// <summary>Writes <paramref name="bytes"/> to the file at <paramref name="offset"/> (not through the mapping).</summary>
     public void WriteBack(long offset, ReadOnlySpan<byte> bytes)
     {
@@ -207,6 +228,7 @@ internal sealed unsafe partial class MappedFile : IDisposable
     }
 
     private const int PopulateWrite = 23; // MADV_POPULATE_WRITE
+    private const int WillNeed = 3; // MADV_WILLNEED
 
     [LibraryImport("libc", EntryPoint = "madvise")]
     private static partial int Madvise(void* address, nuint length, int advice);
