@@ -14,7 +14,8 @@ public static partial class ScaleExperiment
     /// <summary>Names each lookup thread asks, per kind (hit, miss).</summary>
     private const int LookupsPerThread = 4 << 20;
 
-    private static JsonObject Phases(long size, PackedNameLog log, PackedNameLog absent, int cores, ref long falseNegatives)
+    // hits: the log's first names, held in memory, so that lookups do not pay for writing them.
+    private static JsonObject Phases(long size, PackedNameLog log, PackedNameLog hits, PackedNameLog absent, int cores, ref long falseNegatives)
     {
         string directory = BenchmarkDirectory.Scratch($"scale-phases-{Guid.NewGuid():N}");
         var options = new StreamExistenceFilterOptions { DataDirectory = directory, SizeBytes = size, CatchUpCheckpointRecords = long.MaxValue };
@@ -33,7 +34,7 @@ public static partial class ScaleExperiment
                 phases["final_checkpoint_s"] = Math.Round(Stopwatch.GetElapsedTime(started).TotalSeconds - ready, 2);
                 foreach (int threads in cores > 1 ? new[] { 1, cores } : [1])
                 {
-                    (double hitNs, long missing) = LookupNs(filter, log, threads);
+                    (double hitNs, long missing) = LookupNs(filter, hits, threads);
                     falseNegatives += missing;
                     phases[$"lookup_hit_{threads}t_ns"] = Math.Round(hitNs, 1);
                     phases[$"lookup_miss_{threads}t_ns"] = Math.Round(LookupNs(filter, absent, threads).Ns, 1);
@@ -51,7 +52,7 @@ public static partial class ScaleExperiment
             }
 
             phases["verify"] = VerifyRates(options.FilterPath, cores);
-            phases["resize"] = Resize(options, log, ref falseNegatives);
+            phases["resize"] = Resize(options, log, hits, ref falseNegatives);
             return phases;
         }
         finally
@@ -84,7 +85,7 @@ public static partial class ScaleExperiment
         for (; asked < count && stop?.IsCompleted != true; asked++)
         {
             long position = (first + asked) % names.EndPosition;
-            PackedNameLog.Segment segment = names.Segments[(int)(position >> 22)];
+            PackedNameLog.Segment segment = names.Segments[(int)(position >> 22)]; // held: hits and absent names are
             int i = (int)(position & ((1 << 22) - 1));
             no += filter.MightExist(segment.Names.AsSpan(segment.Offsets[i], segment.Offsets[i + 1] - segment.Offsets[i])) ? 0 : 1;
         }
@@ -96,7 +97,7 @@ public static partial class ScaleExperiment
     /// Reopens at twice the size: the old file serves at once while the new one is caught up beside it and swapped in.
     /// One thread asks added names the whole time; every "no" is a false negative. Then every name is asked of the new file.
     /// </summary>
-    private static JsonObject Resize(StreamExistenceFilterOptions old, PackedNameLog log, ref long falseNegatives)
+    private static JsonObject Resize(StreamExistenceFilterOptions old, PackedNameLog log, PackedNameLog hits, ref long falseNegatives)
     {
         var options = new StreamExistenceFilterOptions { DataDirectory = old.DataDirectory, SizeBytes = old.SizeBytes * 2, CatchUpCheckpointRecords = long.MaxValue };
         using var filter = new StreamExistenceFilter(options, log);
@@ -109,7 +110,7 @@ public static partial class ScaleExperiment
         {
             while (!resize.IsCompleted)
             {
-                (long slice, long sliceNo) = AskSlice(filter, log, asked, 1 << 16, resize);
+                (long slice, long sliceNo) = AskSlice(filter, hits, asked, 1 << 16, resize);
                 (asked, no) = (asked + slice, no + sliceNo);
             }
         }, TaskCreationOptions.LongRunning);

@@ -13,52 +13,37 @@ internal sealed unsafe class LineScan
     /// <summary>Lines per work item: 4 MiB, large enough to amortise taking it, small enough to balance cores.</summary>
     internal const int ChunkLines = 1 << 16;
 
-    /// <summary>
-    /// Chunks asked of the device ahead of the one taken: 16 MiB, about 8 ms of a fast SSD, so that a cold open reads
-    /// at the device's pace rather than one page fault's read at a time (docs/design.md, "Verification").
-    /// </summary>
-    private const int ChunksAhead = 4;
-
     private readonly byte* _lines;
     private readonly uint _lineCount;
     private readonly bool _repair;
     private readonly AtomicBitmap? _repairedLines;
     private readonly IProgress<long>? _linesDone;
-    private readonly Action<long, long>? _readAhead;
     private readonly long _chunks;
     private readonly List<long> _badLines = [];
     private long _nextChunk, _mismatched, _allOnes, _repaired, _done;
 
-    /// <summary>A scan of <paramref name="lineCount"/> lines; <paramref name="readAhead"/> starts reading (byte offset, length) of them into memory, null when they are there.</summary>
-    public LineScan(byte* lines, uint lineCount, bool repair, AtomicBitmap? repairedLines, IProgress<long>? linesDone, Action<long, long>? readAhead)
+    public LineScan(byte* lines, uint lineCount, bool repair, AtomicBitmap? repairedLines, IProgress<long>? linesDone)
     {
         _lines = lines;
         _lineCount = lineCount;
         _repair = repair;
         _repairedLines = repairedLines;
         _linesDone = linesDone;
-        _readAhead = readAhead;
         _chunks = (lineCount + (long)ChunkLines - 1) / ChunkLines;
     }
 
     public long Chunks => _chunks;
 
-    /// <summary>Asks for the first chunks; each chunk taken then asks for the one <see cref="ChunksAhead"/> further on.</summary>
-    public void Start()
-    {
-        for (long chunk = 0; chunk < ChunksAhead; chunk++)
-        {
-            ReadAhead(chunk);
-        }
-    }
 
-    /// <summary>One participant's share: chunks taken in turn, so a slower core simply takes fewer.</summary>
+    /// <summary>
+    /// One participant's share: chunks taken in turn, so a slower core simply takes fewer, and together the threads
+    /// walk the file nearly in order, which the kernel's read-ahead follows when the file is not in memory.
+    /// </summary>
     public void Work(int participant)
     {
         long chunk;
         while ((chunk = Interlocked.Increment(ref _nextChunk) - 1) < _chunks)
         {
-            ReadAhead(chunk + ChunksAhead);
             ScanChunk(chunk);
         }
     }
@@ -103,14 +88,6 @@ internal sealed unsafe class LineScan
         Interlocked.Add(ref _allOnes, counts.AllOnes);
         Interlocked.Add(ref _repaired, counts.Repaired);
         _linesDone?.Report(Interlocked.Add(ref _done, end - first));
-    }
-
-    private void ReadAhead(long chunk)
-    {
-        if (_readAhead is not null && chunk < _chunks)
-        {
-            _readAhead(chunk * ChunkLines * FilterGeometry.LineSize, (long)ChunkLines * FilterGeometry.LineSize);
-        }
     }
 
     private static uint Stored(byte* line) => *(uint*)(line + FilterGeometry.BitBytesPerLine);

@@ -16,14 +16,10 @@ internal static unsafe class LineVerifier
     /// <summary>Checksum of a line whose 60 bit-bytes are all 0xFF.</summary>
     public static readonly uint AllOnesChecksum = ComputeAllOnesChecksum();
 
-    /// <summary>
-    /// Scans <paramref name="lineCount"/> lines on <paramref name="threads"/> threads, the caller's included (0 for
-    /// every core), asking <paramref name="readAhead"/> (if any) to read (byte offset, length) of them a little ahead.
-    /// </summary>
-    public static VerificationResult Scan(byte* lines, uint lineCount, bool repair, double threshold, IProgress<long>? linesDone = null, AtomicBitmap? repairedLines = null, int threads = 0, Action<long, long>? readAhead = null)
+    /// <summary>Scans <paramref name="lineCount"/> lines on <paramref name="threads"/> threads, the caller's included (0 for every core).</summary>
+    public static VerificationResult Scan(byte* lines, uint lineCount, bool repair, double threshold, IProgress<long>? linesDone = null, AtomicBitmap? repairedLines = null, int threads = 0)
     {
-        var scan = new LineScan(lines, lineCount, repair, repairedLines, linesDone, readAhead);
-        scan.Start();
+        var scan = new LineScan(lines, lineCount, repair, repairedLines, linesDone);
         int participants = (int)Math.Clamp(threads > 0 ? threads : Environment.ProcessorCount, 1, Math.Max(1, scan.Chunks));
         if (participants == 1)
         {

@@ -158,25 +158,13 @@ internal sealed unsafe partial class MappedFile : IDisposable
     }
 
     /// <summary>
-    /// Asks the kernel to start reading bytes [<paramref name="offset"/>, + <paramref name="length"/>) of the file into
-    /// the page cache now (<c>madvise(MADV_WILLNEED)</c>), without waiting for them: a scan that asks a few megabytes
-    /// ahead of itself then finds them read, instead of faulting on each page and waiting for the device every time.
-    /// Does nothing where there is no such call; it changes nothing but speed.
+    /// Tells the kernel the mapping is about to be read in order (<c>madvise(MADV_SEQUENTIAL)</c>), or no longer
+    /// (<c>MADV_NORMAL</c>). Reading a file that is not in memory through a mapping, the kernel stops reading ahead
+    /// after enough faults that missed, and then reads one page per fault; in order, it always reads ahead, so a scan
+    /// of a cold file goes at the device's pace. A warm file costs nothing more. False where there is no such call.
     /// </summary>
-    public void ReadAhead(long offset, long length)
-    {
-        if (!OperatingSystem.IsLinux() || _pointer == null)
-        {
-            return;
-        }
-
-        long start = Math.Max(0, offset) / Environment.SystemPageSize * Environment.SystemPageSize;
-        long end = Math.Min(Length, offset + length);
-        if (end > start)
-        {
-            _ = Madvise(_pointer + start, (nuint)(end - start), WillNeed);
-        }
-    }
+    public bool AdviseSequential(bool sequential) =>
+        OperatingSystem.IsLinux() && _pointer != null && Madvise(_pointer, (nuint)Length, sequential ? Sequential : Normal) == 0;
 
     /// <summary>Writes <paramref name="bytes"/> to the file at <paramref name="offset"/> (not through the mapping).</summary>
     public void WriteBack(long offset, ReadOnlySpan<byte> bytes)
@@ -228,7 +216,8 @@ internal sealed unsafe partial class MappedFile : IDisposable
     }
 
     private const int PopulateWrite = 23; // MADV_POPULATE_WRITE
-    private const int WillNeed = 3; // MADV_WILLNEED
+    private const int Normal = 0; // MADV_NORMAL
+    private const int Sequential = 2; // MADV_SEQUENTIAL
 
     [LibraryImport("libc", EntryPoint = "madvise")]
     private static partial int Madvise(void* address, nuint length, int advice);
