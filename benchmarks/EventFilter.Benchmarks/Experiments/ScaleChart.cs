@@ -88,7 +88,7 @@ internal static class ScaleChart
     {
         JsonObject v = p["verify"]!.AsObject();
         return v["caches_dropped"]!.GetValue<bool>()
-            ? string.Create(CultureInfo.InvariantCulture, $"{Double(v, $"cold_scan_{threads}t_gbs"):F2} ({Double(v, $"cold_scan_before_{threads}t_gbs"):F2}; {Double(v, $"cold_scan_not_sequential_{threads}t_gbs"):F2}; {Double(v, "cold_dd_gbs"):F2})")
+            ? string.Create(CultureInfo.InvariantCulture, $"{Double(v, $"cold_scan_{threads}t_gbs"):F2} ({Double(v, $"cold_scan_before_{threads}t_gbs"):F2}; {(v[$"cold_scan_not_sequential_{threads}t_gbs"] is null ? "-" : $"{Double(v, $"cold_scan_not_sequential_{threads}t_gbs"):F2}")}; {Double(v, "cold_dd_gbs"):F2})")
             : "page cache not dropped (not root)";
     }
 
