@@ -127,7 +127,7 @@ public sealed unsafe partial class FilterFile : IDisposable
             throw new FilterSizeMismatchException(path, Header.SizeBytes, options.SizeBytes);
         }
 
-        Verification = LineVerifier.Scan(_lines.Lines, LineCount, repair: false, options.CorruptionThreshold, options.VerifyProgress);
+        Verification = ScanLines(repair: false, options.CorruptionThreshold, options.VerifyProgress, repairedLines: null);
         if (Verification.RebuildRequired)
         {
             return; // nothing is written: the caller rebuilds
@@ -135,7 +135,7 @@ public sealed unsafe partial class FilterFile : IDisposable
 
         if (Verification.MismatchedLines > 0)
         {
-            Verification = LineVerifier.Scan(_lines.Lines, LineCount, repair: true, options.CorruptionThreshold, repairedLines: _journal.ChangedLines);
+            Verification = ScanLines(repair: true, options.CorruptionThreshold, progress: null, _journal.ChangedLines);
         }
 
         _journal.Recover();
@@ -253,7 +253,7 @@ public sealed unsafe partial class FilterFile : IDisposable
             ThrowIfReadOnly();
         }
 
-        VerificationResult result = LineVerifier.Scan(_lines.Lines, LineCount, repair, threshold, progress, repair ? _journal.ChangedLines : null);
+        VerificationResult result = ScanLines(repair, threshold, progress, repair ? _journal.ChangedLines : null);
         if (repair && (result.RepairedLines > 0 || PendingJournal.Files > 0))
         {
             FoldJournal();
@@ -261,6 +261,20 @@ public sealed unsafe partial class FilterFile : IDisposable
 
         Verification = result;
         return result;
+    }
+
+    /// <summary>Checks every line on every core, the mapping marked as read in order meanwhile (docs/design.md, "Verification").</summary>
+    private VerificationResult ScanLines(bool repair, double threshold, IProgress<long>? progress, AtomicBitmap? repairedLines)
+    {
+        _file.AdviseSequential(true);
+        try
+        {
+            return LineVerifier.Scan(_lines.Lines, LineCount, repair, threshold, progress, repairedLines);
+        }
+        finally
+        {
+            _file.AdviseSequential(false); // lookups and adds are random: the kernel's default read-around suits them
+        }
     }
 
     /// <summary>Counts bits and estimates names and the false-positive rate. Reads every line: not for the hot path.</summary>

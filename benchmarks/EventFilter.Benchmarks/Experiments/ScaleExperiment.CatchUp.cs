@@ -77,8 +77,9 @@ public static partial class ScaleExperiment
     private static long FalseNegatives(FilterFile file, PackedNameLog log)
     {
         long missing = 0;
-        Parallel.ForEach(log.Segments, segment =>
+        Parallel.For(0, log.SegmentCount, index =>
         {
+            PackedNameLog.Segment segment = log.SegmentAt(index);
             const int Chunk = 1 << 16;
             int[] lengths = new int[Chunk];
             bool[] results = new bool[Chunk];

@@ -9,19 +9,27 @@ namespace EventFilter.Benchmarks.Experiments;
 
 /// <summary>
 /// <c>scale [--large | --sizes MIB,...] [--rounds R] [--bytes-per-name B] [--max-names-millions M] [--only PATH]
-/// [--json FILE]</c>: catch-up of a fresh filter from an in-memory log (a name per B bytes of filter, 8 by default, at
-/// most M million, 160 by default) at 256 MiB and 1 GiB (and 4 GiB with --large): by the previous path (4,096-record
-/// reads through the prefetch pipeline), by large batches with the deep prefetch but not partitioned, and by the region
-/// path on one thread and on every core; per name to ready, beside a dependent pointer chase over a buffer of the same
-/// size and the time to read the log alone, both taken in the same round. The paths alternate within a round and
-/// change order between rounds. Every added name is asked afterwards; one false negative fails the run (exit 1).
-/// Issue 33's goals: the region path on one thread at most 0.25 x chase at 1 GiB, and on two cores at least 1.7 x
-/// faster than on one. --only keeps the paths whose name contains PATH (to profile one). Each path first runs one
-/// untimed catch-up into 64 MiB, so that the timed ones run optimised code.
+/// [--no-phases] [--generated-log] [--json FILE]</c>, <c>scale --verify-only [--sizes ...] [--rounds R]</c>, <c>scale --plot FILE.json</c>.
+/// At 256 MiB and 1 GiB (and 4 GiB with --large), with a name per B bytes of filter (8 by default, at most M million,
+/// 160 by default): first the catch-up rounds, a fresh filter caught up from an
+/// in-memory log by the previous path (4,096-record reads through the prefetch pipeline), by large batches with the
+/// deep prefetch but not partitioned, and by the region path on one thread and on every core; per name to ready,
+/// beside a dependent pointer chase over a buffer of the same size and the time to read the log alone, both taken in
+/// the same round. The paths alternate within a round and change order between rounds. Then the phases, on one filter
+/// with the default options (ScaleExperiment.Phases.cs): catch-up and final checkpoint, lookups, reopen and verify,
+/// online resize. Every added name is asked after each catch-up and the resize, and throughout the resize; one false
+/// negative fails the run (exit 1). --only keeps the catch-up paths whose name contains PATH (to profile one). Each
+/// path first runs one untimed catch-up into 64 MiB, so that the timed ones run optimised code.
 /// </summary>
 public static partial class ScaleExperiment
 {
     private const long MiB = 1L << 20;
+
+    /// <summary>Names held in memory at most by default: 47 bytes each, 7.5 GB.</summary>
+    private const long DefaultMaxNames = 160_000_000;
+
+    /// <summary>Names at 4 GiB with --large.</summary>
+    private const long LargeNames = 1_000_000_000;
 
     public static int Run(string[] args)
     {
@@ -29,9 +37,25 @@ public static partial class ScaleExperiment
             ? listed.Split(',').Select(mib => long.Parse(mib, CultureInfo.InvariantCulture) * MiB).ToArray()
             : args.Contains("--large") ? [256 * MiB, 1024 * MiB, 4096 * MiB] : [256 * MiB, 1024 * MiB];
         int rounds = IntOption(args, "--rounds", 2), bytesPerName = IntOption(args, "--bytes-per-name", 8);
-        long maxNames = IntOption(args, "--max-names-millions", 160) * 1_000_000L; // 47 bytes each: 7.5 GB at 160M
+        long maxNames = IntOption(args, "--max-names-millions", (int)(DefaultMaxNames / 1_000_000)) * 1_000_000L;
         string? jsonPath = Option(args, "--json");
         int cores = Environment.ProcessorCount;
+        if (Option(args, "--plot") is { } plotted)
+        {
+            return ScaleChart.Write(plotted);
+        }
+
+        if (args.Contains("--verify-only"))
+        {
+            JsonArray rates = VerifyOnly(sizes, rounds, cores);
+            if (jsonPath is not null)
+            {
+                File.WriteAllText(jsonPath, new JsonObject { ["verify"] = rates, ["machine"] = Machine() }.ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
+            }
+
+            return 0;
+        }
+
         CatchUpPath[] paths =
         [
             new("pipeline (before)", 1, CatchUpAdds.Pipeline), new("unpartitioned, 1 thread", 1, CatchUpAdds.Unpartitioned),
@@ -50,12 +74,18 @@ public static partial class ScaleExperiment
         }
 
         var rows = new JsonArray();
+        var phaseRows = new JsonArray();
         long falseNegatives = 0;
+        PackedNameLog absent = PackedNameLog.Numbered(Math.Max(cores, 1) * (long)LookupsPerThread, "absent"); // never added
         foreach (long size in sizes)
         {
-            long names = Math.Min(size / bytesPerName, maxNames);
+            // --large's 4 GiB holds a billion names, as the first measurement at that size did; a log that large is
+            // generated as it is read (47 GB would not fit in memory), and so is any log beyond the default cap.
+            long names = args.Contains("--large") && size == 4096 * MiB ? LargeNames : Math.Min(size / bytesPerName, maxNames);
+            bool generated = names > DefaultMaxNames || args.Contains("--generated-log");
             Console.Error.WriteLine($"{size / MiB} MiB: writing {names:N0} names, building the chase...");
-            PackedNameLog log = PackedNameLog.Numbered(names, "scale");
+            PackedNameLog log = generated ? PackedNameLog.Generated(names, "scale") : PackedNameLog.Numbered(names, "scale");
+            PackedNameLog hits = generated ? PackedNameLog.Numbered(Math.Min(names, cores * (long)LookupsPerThread), "scale") : log; // the same first names
             using var chase = new PointerChaseBuffer(size, hugePages: false);
             for (int round = 1; round <= rounds; round++)
             {
@@ -68,21 +98,35 @@ public static partial class ScaleExperiment
                     Console.Error.WriteLine($"  round {round}, {path.Name}: {ns:F1} ns/name, chase {chaseNs:F1}, log read alone {readNs:F1}, populate alone {populateNs:F1}, false negatives {missing}");
                     rows.Add(new JsonObject
                     {
-                        ["size_mib"] = size / MiB, ["names"] = names, ["path"] = path.Name, ["threads"] = path.Threads, ["round"] = round,
+                        ["size_mib"] = size / MiB, ["names"] = names, ["generated_log"] = generated, ["path"] = path.Name, ["threads"] = path.Threads, ["round"] = round,
                         ["ns_per_name"] = Math.Round(ns, 1), ["chase_ns"] = Math.Round(chaseNs, 1), ["x_chase"] = Math.Round(ns / chaseNs, 3),
                         ["false_negatives"] = missing, ["log_read_alone_ns"] = Math.Round(readNs, 1), ["populate_alone_ns"] = Math.Round(populateNs, 1),
                     });
                 }
+            }
+
+            if (!args.Contains("--no-phases"))
+            {
+                Console.Error.WriteLine($"{size / MiB} MiB: phases (catch-up, lookups, checkpoint, reopen, verify, resize)...");
+                JsonObject phases = Phases(size, log, hits, absent, cores, ref falseNegatives);
+                phases["size_mib"] = size / MiB;
+                phases["names"] = names;
+                phases["chase_ns"] = Math.Round(ChaseNs(chase), 1);
+                phases["load_average"] = LoadAverage();
+                Console.Error.WriteLine($"  {phases.ToJsonString()}");
+                phaseRows.Add(phases);
             }
         }
 
         var result = new JsonObject
         {
             ["rows"] = rows,
+            ["phases"] = phaseRows,
+            ["machine"] = Machine(),
             ["cores"] = cores,
             ["bytes_per_name"] = bytesPerName,
             ["false_negatives"] = falseNegatives,
-            ["load_average"] = File.ReadAllText("/proc/loadavg").Split(' ')[..3].Aggregate((a, b) => $"{a} {b}"),
+            ["load_average"] = LoadAverage(),
         };
         if (jsonPath is not null)
         {
@@ -115,6 +159,10 @@ public static partial class ScaleExperiment
                 best[2] / chase <= 0.25 ? "yes" : "no", speedUp >= 1.7 ? "yes" : "no"];
         }));
     }
+
+    private static string LoadAverage() => File.ReadAllText("/proc/loadavg").Split(' ')[..3].Aggregate((a, b) => $"{a} {b}");
+
+    private static string Machine() => File.ReadLines("/proc/cpuinfo").FirstOrDefault(l => l.StartsWith("model name", StringComparison.Ordinal))?.Split(':')[1].Trim() + $", {Environment.ProcessorCount} cores";
 
     private static string F(JsonNode node) => node.GetValue<double>().ToString("F1", CultureInfo.InvariantCulture);
 
