@@ -152,7 +152,7 @@ public sealed class DiskFullTests : IDisposable
         using SmallTmpfs disk = SmallTmpfs.Mount(Path.Combine(_directory.Path, "disk"), kilobytes: 8192);
         string data = Path.Combine(disk.Path, "data");
         await using InProcessServer server = await InProcessServer.StartAsync(data, "--stream-existence-filter-size", "1MB");
-        await server.Api.WaitForFilterReadyAsync(TimeSpan.FromMinutes(1));
+        await server.Api.WaitForFilterReadyAsync();
         string ballast = Path.Combine(disk.Path, "ballast");
         await File.WriteAllBytesAsync(ballast, new byte[new DriveInfo(disk.Path).AvailableFreeSpace - (256 * 1024)]);
 
