@@ -55,7 +55,7 @@ public static class DigestLogFormat
     /// True when a log's first bytes (up to <see cref="HeaderLength"/>) show a create that never reached the disk: fewer
     /// bytes than a header, or a header of zeros. A create is made durable only at the next sync tick under
     /// --log-sync periodic, so power loss can leave either; a header with any non-zero byte that fails
-    /// <see cref="TryReadHeader"/> is damage instead (docs/daemon.md, "Durability").
+    /// <see cref="TryReadHeader"/> is damage instead (docs/daemon-design.md, "Durability").
     /// </summary>
     public static bool IsUnwritten(ReadOnlySpan<byte> firstBytes) =>
         firstBytes.Length < HeaderLength || !firstBytes[..HeaderLength].ContainsAnyExcept((byte)0);

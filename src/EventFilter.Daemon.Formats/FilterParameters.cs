@@ -33,7 +33,7 @@ public readonly record struct FilterParameters(long Capacity, double ErrorRate, 
 
     /// <summary>
     /// The bytes a layer may take beside the standard Bloom filter's -ln(rate) / ln²2 bits per item, which is what
-    /// RedisBloom allocates: the fewest lines per key that stay within it are taken (docs/daemon.md, "Sizing").
+    /// RedisBloom allocates: the fewest lines per key that stay within it are taken (docs/daemon-design.md, "Sizing").
     /// </summary>
     public const double StandardBoundAllowance = 1.10;
 
@@ -67,7 +67,7 @@ public readonly record struct FilterParameters(long Capacity, double ErrorRate, 
 
     /// <summary>
     /// The smallest filter file that keeps <see cref="LayerErrorRate"/> at <see cref="LayerCapacity"/> items, with the
-    /// k and lines per key that make it smallest (FalsePositiveModel; docs/daemon.md, "Sizing"); null when that exceeds
+    /// k and lines per key that make it smallest (FalsePositiveModel; docs/daemon-design.md, "Sizing"); null when that exceeds
     /// <see cref="MaxLayerBytes"/>.
     /// </summary>
     public FilterFileOptions? LayerOptions(int layer)

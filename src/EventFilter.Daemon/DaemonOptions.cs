@@ -4,7 +4,7 @@ using EventFilter.Daemon.Server;
 
 namespace EventFilter.Daemon;
 
-/// <summary>How the digest logs reach the disk. See docs/daemon.md, "Durability".</summary>
+/// <summary>How the digest logs reach the disk. See docs/daemon-design.md, "Durability".</summary>
 internal enum LogSync
 {
     /// <summary>fsync every second (and at each checkpoint): an acknowledged add survives SIGKILL; power loss costs at most the interval.</summary>

@@ -201,7 +201,7 @@ public sealed class DataDirectoryInspectTests
         Assert.Contains("create reserved", CliRun.Of("inspect", directory.Path).Stdout, StringComparison.Ordinal);
 
         // No tick in the restarted daemon either: a start replays the records and never switches files, so they stand
-        // until the next tick empties them (docs/daemon.md, "Control-log recovery").
+        // until the next tick empties them (docs/daemon-design.md, "Control-log recovery").
         using DaemonProcess restarted = DaemonProcess.Start(directory.Path, "--sync-interval-ms", NoPeriodicCheckpoint);
         Assert.Equal(500, Client(restarted, "info", "reserved", "--json").Json().GetProperty("capacity").GetInt64());
         Assert.NotEqual(0, Client(restarted, "info", "dropped", "--json").ExitCode);

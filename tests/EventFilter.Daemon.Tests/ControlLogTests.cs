@@ -6,7 +6,7 @@ using Microsoft.Extensions.Logging.Abstractions;
 namespace EventFilter.Daemon.Tests;
 
 /// <summary>
-/// The control log (docs/daemon.md, "Durability"): with --log-sync periodic a create or drop is one record and a new
+/// The control log (docs/daemon-design.md, "Durability"): with --log-sync periodic a create or drop is one record and a new
 /// filter has no files until its first add; a tick switches control files, carrying pending filters' creates over,
 /// and empties the file it left; a start replays what a crash left, the last record of each name winning; a torn
 /// record or one of an earlier epoch ends a file's records; a damaged header stops the start. In process, with the

@@ -1,7 +1,7 @@
 namespace EventFilter.Daemon.Tests;
 
 /// <summary>
-/// Creates and drops follow --log-sync (docs/daemon.md, "Durability"): a filter's log header that never reached the
+/// Creates and drops follow --log-sync (docs/daemon-design.md, "Durability"): a filter's log header that never reached the
 /// disk (power loss within a sync interval of its create) is dropped at start with a warning, while a damaged header
 /// stops the start; creates and drops survive SIGKILL before any sync tick; a new filter has no file until the tick
 /// after its first add (its create and its first items are control-log records); a dropped filter's files go at the next tick.

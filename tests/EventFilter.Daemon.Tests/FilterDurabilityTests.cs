@@ -5,7 +5,7 @@ using EventFilter.Durability;
 namespace EventFilter.Daemon.Tests;
 
 /// <summary>
-/// The contract each --log-sync mode's durability keeps for creates and drops (docs/daemon.md, "Durability"), run
+/// The contract each --log-sync mode's durability keeps for creates and drops (docs/daemon-design.md, "Durability"), run
 /// against both: a name has one filter, a drop hides the directory and the next tick removes its files, and what the
 /// mode promises is on disk before the call returns.
 /// </summary>

@@ -2,7 +2,7 @@ namespace EventFilter.Daemon.Tests;
 
 /// <summary>
 /// With --log-sync periodic a new filter's first items are held in memory, their digests in the control log, and the
-/// next tick gives it its directory, log and layers (docs/daemon.md, "Durability"): they survive SIGKILL before that
+/// next tick gives it its directory, log and layers (docs/daemon-design.md, "Durability"): they survive SIGKILL before that
 /// tick, a start makes their files, a drop of a filter with files survives SIGKILL, and an add past what a new filter
 /// holds makes its files at once.
 /// </summary>

@@ -15,7 +15,7 @@ public sealed class MemoryUnderLoadTests(ITestOutputHelper output)
     private const long MB = 1 << 20;
 
     // Idle RSS plus this is "back near idle". Measured: the JIT daemon idles near 45 MB; after the burst, RSS fell back
-    // to within 4 MB of it with the fix and stayed some 100s of MB above it without (docs/daemon.md, "Memory").
+    // to within 4 MB of it with the fix and stayed some 100s of MB above it without (docs/daemon-design.md, "Memory").
     private const long Margin = 24 * MB;
 
     [Fact]

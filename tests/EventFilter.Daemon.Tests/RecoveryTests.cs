@@ -3,7 +3,7 @@ using EventFilter.Daemon.Filters;
 namespace EventFilter.Daemon.Tests;
 
 /// <summary>
-/// A start after a crash, itself cut by a crash (docs/daemon.md, "Control-log recovery"): each kill lands at one of the
+/// A start after a crash, itself cut by a crash (docs/daemon-design.md, "Control-log recovery"): each kill lands at one of the
 /// daemon's own kill points (EVENTFILTERD_KILL_AT), so where it lands is exact, not timed.
 /// </summary>
 public sealed class RecoveryTests

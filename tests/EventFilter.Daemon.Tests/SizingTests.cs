@@ -2,7 +2,7 @@ using EventFilter.Daemon.Formats;
 
 namespace EventFilter.Daemon.Tests;
 
-/// <summary>How eventfilterd sizes a filter's layers beside RedisBloom (docs/daemon.md, "Sizing").</summary>
+/// <summary>How eventfilterd sizes a filter's layers beside RedisBloom (docs/daemon-design.md, "Sizing").</summary>
 public sealed class SizingTests
 {
     // RedisBloom 2.4.23's BF.INFO Size for capacity 10,000,000 (scaling, non-scaling), taken with the module loaded into

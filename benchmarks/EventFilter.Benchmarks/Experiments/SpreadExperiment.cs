@@ -7,7 +7,7 @@ using EventFilter.Format;
 namespace EventFilter.Benchmarks.Experiments;
 
 /// <summary>
-/// <c>spread</c>: eventfilterd's layer sizing at each error rate from 0.1 to 1e-7 (docs/daemon.md, "Sizing"). For each
+/// <c>spread</c>: eventfilterd's layer sizing at each error rate from 0.1 to 1e-7 (docs/daemon-design.md, "Sizing"). For each
 /// rate, a non-scaling filter of 2^20 items is sized as BF.RESERVE sizes it, filled with single adds (timed), and queried
 /// with absent items: single lookups timed over the first 2^20, then batches up to at least 100 expected false
 /// positives (4 to 256 sets of 2^20). Then the sizes at capacities 1,000 and 10,000,000 in both modes, which are not

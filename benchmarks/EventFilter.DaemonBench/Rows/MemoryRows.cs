@@ -7,7 +7,7 @@ namespace EventFilter.DaemonBench.Rows;
 /// </summary>
 internal static class MemoryRows
 {
-    // eventfilterd trims after a burst once its connections go quiet (docs/daemon.md, "Memory"); Redis frees as it goes.
+    // eventfilterd trims after a burst once its connections go quiet (docs/daemon-design.md, "Memory"); Redis frees as it goes.
     private static readonly TimeSpan Settle = TimeSpan.FromSeconds(3);
 
     public static void Run(Bench bench)

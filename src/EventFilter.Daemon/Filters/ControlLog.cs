@@ -10,7 +10,7 @@ namespace EventFilter.Daemon.Filters;
 /// a sync tick makes the other one active (<see cref="Switch"/>), carrying over the creates of filters that still
 /// have no files, and once the records of the one it left are durable elsewhere, empties it (<see cref="ResetInactive"/>).
 /// So creates and drops never wait for the tick's fsyncs, and neither file holds more than an interval's records and
-/// the carried creates. A start reads both, the older epoch first. The bytes are <see cref="ControlLogFormat"/>'s. See docs/daemon.md, "Durability".
+/// the carried creates. A start reads both, the older epoch first. The bytes are <see cref="ControlLogFormat"/>'s. See docs/daemon-design.md, "Durability".
 /// </summary>
 internal sealed class ControlLog : IDisposable
 {
@@ -92,7 +92,7 @@ internal sealed class ControlLog : IDisposable
     /// caller holds the lock its appends take, so that no record lands in the file being left after this. The other
     /// file must be empty (emptied by <see cref="ResetInactive"/>): a switch overwrites it. After a start, or a tick
     /// that failed after its switch, the other file may still hold records, and the caller finishes instead
-    /// (docs/daemon.md, "Control-log recovery").
+    /// (docs/daemon-design.md, "Control-log recovery").
     /// </summary>
     public void Switch(IEnumerable<ControlRecord> carried)
     {

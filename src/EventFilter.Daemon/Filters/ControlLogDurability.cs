@@ -7,7 +7,7 @@ namespace EventFilter.Daemon.Filters;
 /// --log-sync periodic: a create or drop is one record in the control log before its reply (a copy into a shared
 /// mapping: it survives SIGKILL), and a new filter stays pending, with no files, until the tick after its first add:
 /// until then it holds its items in memory and their digests go to the control log too (<see cref="IHeldItemsLog"/>).
-/// Each tick makes what changed durable (<see cref="Tick"/>). See docs/daemon.md, "Durability".
+/// Each tick makes what changed durable (<see cref="Tick"/>). See docs/daemon-design.md, "Durability".
 /// </summary>
 internal sealed class ControlLogDurability(FilterMap map, string root, FilterObserver observer, ControlLog control)
     : FilterDurability(map, root, observer), IHeldItemsLog
@@ -36,7 +36,7 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
     private string _phase = "tick";
 
     /// <summary>
-    /// Replays the records, then runs a tick that finishes rather than switches (docs/daemon.md, "Control-log
+    /// Replays the records, then runs a tick that finishes rather than switches (docs/daemon-design.md, "Control-log
     /// recovery"): each step only adds what a crash there would leave redoable, and nothing is emptied before what it
     /// says is durable elsewhere, so a start killed at any point and started again ends where one start would have.
     /// </summary>

@@ -7,7 +7,7 @@ namespace EventFilter.Daemon.Filters;
 /// A filter's append-only log of the 64-bit digests of the items it took in (those BF.ADD answered 1 for), after a
 /// checksummed header holding the filter's <see cref="FilterParameters"/>. The log is the filter: layer files are
 /// rebuilt and caught up from it. Positions are byte offsets; the bytes are <see cref="DigestLogFormat"/>'s.
-/// See docs/daemon.md, "Durability".
+/// See docs/daemon-design.md, "Durability".
 /// </summary>
 internal sealed class DigestLog : IDisposable
 {
@@ -33,7 +33,7 @@ internal sealed class DigestLog : IDisposable
 
     /// <summary>
     /// Creates a log with its header and keeps it open. Nothing is fsynced here: the store makes a create durable before
-    /// its reply with --log-sync always, or at the next sync tick (docs/daemon.md, "Durability").
+    /// its reply with --log-sync always, or at the next sync tick (docs/daemon-design.md, "Durability").
     /// </summary>
     public static DigestLog Create(string path, FilterParameters parameters)
     {

@@ -9,7 +9,7 @@ namespace EventFilter.Daemon.Filters;
 /// (<see cref="ImmediateDurability"/> for <c>always</c>, <see cref="ControlLogDurability"/> for <c>periodic</c>). This
 /// class serialises creates and drops with each other across their file I/O, hides a dropped filter's directory under
 /// a ".deleted" name and removes its files at the next tick, and replays the control log at start.
-/// See docs/daemon.md, "Durability".
+/// See docs/daemon-design.md, "Durability".
 /// </summary>
 internal abstract class FilterDurability(FilterMap map, string root, FilterObserver observer) : IDisposable
 {
@@ -219,7 +219,7 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
             else if (Map.FindByName(name) is null && KeyNames.TryParse(name, out byte[] key))
             {
                 // A long key's name does not hold the key, and its filter had its files from the create on: one whose
-                // directory is missing was lost with power (docs/daemon.md, "Durability").
+                // directory is missing was lost with power (docs/daemon-design.md, "Durability").
                 NamedFilter filter = NamedFilter.CreatePending(Path.Combine(Root, name), key, create.Value.Parameters, Observer, filesMade, heldLog);
                 filter.Hold(items);
                 Map.Add(filter);

@@ -11,7 +11,7 @@ namespace EventFilter.Daemon.Filters;
 /// to the name-to-filter map (<see cref="FilterMap"/>); creates and drops to the durability of the --log-sync mode
 /// (<see cref="ImmediateDurability"/> or <see cref="ControlLogDurability"/>); restores to <see cref="FilterRestores"/>.
 /// Start-up opens every filter, removes leftovers of interrupted creates and drops and the directory of a create that
-/// never reached the disk, then lets the durability replay the control log. See docs/daemon.md, "Durability".
+/// never reached the disk, then lets the durability replay the control log. See docs/daemon-design.md, "Durability".
 /// </summary>
 internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterObserver observer, ILogger logger, TimeProvider? time = null) : IDisposable
 {

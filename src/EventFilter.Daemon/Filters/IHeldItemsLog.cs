@@ -3,7 +3,7 @@ namespace EventFilter.Daemon.Filters;
 /// <summary>
 /// Where a filter that has no files yet writes the digests of its first items (with --log-sync periodic, the control
 /// log: <see cref="ControlLogDurability"/>), so that its first adds allocate no inode on the command's path. See
-/// docs/daemon.md, "Durability".
+/// docs/daemon-design.md, "Durability".
 /// </summary>
 internal interface IHeldItemsLog
 {

@@ -7,7 +7,7 @@ namespace EventFilter.Daemon.Filters;
 /// --log-sync always: a create or drop is durable before its reply. A create makes the filter's directory and log and
 /// fsyncs them and <c>filters/</c>; a drop renames the directory to ".deleted" and fsyncs <c>filters/</c>. No control
 /// record is written: the control log is read at start only, to carry over what an earlier periodic run left in it.
-/// See docs/daemon.md, "Durability".
+/// See docs/daemon-design.md, "Durability".
 /// </summary>
 internal sealed class ImmediateDurability(FilterMap map, string root, FilterObserver observer, ControlLog control)
     : FilterDurability(map, root, observer)

@@ -9,7 +9,7 @@ namespace EventFilter.Daemon.Filters;
 /// fsyncs, the emptying of a control file, ...), where a crash test can have the process SIGKILL itself at an exact
 /// instruction rather than at a time: with <c>EVENTFILTERD_KILL_AT=point:n</c> in its environment the daemon kills itself
 /// the n-th time it reaches <c>point</c>. Without it (always, outside tests) each point is one test of a static field.
-/// The points are listed in docs/daemon.md, "Control-log recovery".
+/// The points are listed in docs/daemon-design.md, "Control-log recovery".
 /// </summary>
 internal static class KillPoints
 {

@@ -6,7 +6,7 @@ namespace EventFilter.Daemon.Filters;
 /// <summary>
 /// How a named filter's adds reach the disk: queued digests are written to the log before any reply (WriteLog), fsynced
 /// before the reply with --log-sync always (SyncLog), and checkpointed into the layers every interval. See
-/// docs/daemon.md, "Durability".
+/// docs/daemon-design.md, "Durability".
 /// </summary>
 internal sealed partial class NamedFilter
 {

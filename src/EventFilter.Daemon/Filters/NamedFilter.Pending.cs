@@ -7,7 +7,7 @@ namespace EventFilter.Daemon.Filters;
 /// A pending filter (created with --log-sync periodic, recorded in the control log, no files yet) and its first items,
 /// held in memory with their digests written to the control log (<see cref="IHeldItemsLog"/>) instead of making its
 /// directory, log and layer file on the add's path. The next sync tick gives it its files (<see cref="Materialize"/>); so does an add past <see cref="MaxHeldItems"/>, a dump, or a
-/// start with --log-sync always. See docs/daemon.md, "Durability".
+/// start with --log-sync always. See docs/daemon-design.md, "Durability".
 /// </summary>
 internal sealed partial class NamedFilter
 {

@@ -288,7 +288,7 @@ internal sealed partial class NamedFilter : IDisposable
             ?? throw new InvalidDataException($"layer {layer} of '{_directory}' would exceed {FilterParameters.MaxLayerBytes} bytes");
 
         // No fsync for a new layer file: the digest log rebuilds one that power loss left missing or torn, and a
-        // checkpoint fsyncs whatever it vouches for (docs/daemon.md, "Durability").
+        // checkpoint fsyncs whatever it vouches for (docs/daemon-design.md, "Durability").
         _layers.Add(FilterLayer.Open(_directory, layer, _log!, options, _observer, syncOnCreate: false));
     }
 }

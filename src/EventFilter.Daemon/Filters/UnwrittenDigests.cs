@@ -2,7 +2,7 @@ namespace EventFilter.Daemon.Filters;
 
 /// <summary>
 /// A named filter's digests added but not yet written to its log: a batch of pipelined adds costs one write, made
-/// before any of their replies is sent. Used under the filter's lock. See docs/daemon.md, "Durability".
+/// before any of their replies is sent. Used under the filter's lock. See docs/daemon-design.md, "Durability".
 /// </summary>
 internal sealed class UnwrittenDigests
 {

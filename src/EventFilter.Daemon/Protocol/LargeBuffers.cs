@@ -5,7 +5,7 @@ namespace EventFilter.Daemon.Protocol;
 /// <summary>
 /// What a connection's buffers keep between requests: what an ordinary request needs, never what one large request
 /// grew them to, and a count of the large arrays given up, so that <see cref="Server.MemoryTrim"/> can return their
-/// memory to the system once the load has passed (docs/daemon.md, "Memory").
+/// memory to the system once the load has passed (docs/daemon-design.md, "Memory").
 /// </summary>
 internal static class LargeBuffers
 {

@@ -8,7 +8,7 @@ namespace EventFilter.Daemon.Server;
 /// Accepts clients on one listening socket until the stop, and never stops listening on its own: a failed accept (out of
 /// descriptors, EMFILE or ENFILE, is the one that happens) is logged once, counted in eventfilterd.errors (which
 /// degrades health), and retried after a pause that doubles up to <see cref="MaxPause"/>, while the pending connections
-/// wait in the backlog; the first accept that succeeds again is logged too. See docs/daemon.md, "Connections".
+/// wait in the backlog; the first accept that succeeds again is logged too. See docs/daemon-design.md, "Connections".
 /// </summary>
 internal sealed class AcceptLoop(Socket listener, DaemonMetrics metrics, TimeProvider time, ILogger logger)
 {

@@ -15,7 +15,7 @@ namespace EventFilter.Daemon.Server;
 /// and sends all their replies with one write, so a pipelined batch is answered in order at one send per read. With
 /// --log-sync always, the batch's fsyncs are awaited, not waited for (<see cref="LogSyncQueue"/>). A protocol error is
 /// answered, then only this connection is closed. Between requests the connection holds no buffer, only its state:
-/// thousands of idle clients cost a few KiB each (docs/daemon.md, "Connections").
+/// thousands of idle clients cost a few KiB each (docs/daemon-design.md, "Connections").
 /// </summary>
 internal sealed class ClientConnection(Socket socket, CommandContext context, RespLimits limits, DaemonMetrics metrics, LogSyncQueue? logSync, ILogger logger)
 {

@@ -36,7 +36,7 @@ internal sealed class FilterLifetime(FilterStore store) : IHostedService
         }
         catch (InvalidDataException e)
         {
-            problem = $"cannot open the filters: {e.Message} Nothing was changed. `eventfilter inspect` on the data directory shows each filter's state; to start without a damaged filter, move its directory out of filters/ (docs/daemon.md, \"Durability\").";
+            problem = $"cannot open the filters: {e.Message} Nothing was changed. `eventfilter inspect` on the data directory shows each filter's state; to start without a damaged filter, move its directory out of filters/ (docs/daemon-design.md, \"Durability\").";
             return false;
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or OutOfMemoryException)

@@ -4,7 +4,7 @@ using Microsoft.Extensions.Hosting;
 namespace EventFilter.Daemon.Server;
 
 /// <summary>
-/// Gives the memory of large request buffers back to the system once they are dropped (docs/daemon.md, "Memory"). They
+/// Gives the memory of large request buffers back to the system once they are dropped (docs/daemon-design.md, "Memory"). They
 /// live on the large object heap, which only a full collection frees, and after a burst nothing may allocate enough to
 /// start one: the RSS a load raised would stay. So once per sync interval, when at least <see cref="TrimBytes"/> of them
 /// were dropped, and at the first interval that drops none after some were, one full collection that also decommits

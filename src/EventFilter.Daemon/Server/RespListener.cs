@@ -14,7 +14,7 @@ namespace EventFilter.Daemon.Server;
 /// <see cref="AcceptLoop"/>, and serves every client with asynchronous socket calls (<see cref="ClientConnection"/>): no
 /// thread is held per connection. The sockets are bound and listening when <see cref="StartAsync"/> returns, so the
 /// host's "started", which the service manager hears as READY=1 (<see cref="ServiceManager"/>), comes only once clients
-/// can connect; BackgroundService runs ExecuteAsync apart from the start. See docs/daemon.md, "Connections".
+/// can connect; BackgroundService runs ExecuteAsync apart from the start. See docs/daemon-design.md, "Connections".
 /// </summary>
 internal sealed class RespListener(DaemonOptions options, FilterStore store, DaemonMetrics metrics, DaemonHealth health, TimeProvider time, ILogger logger) : BackgroundService
 {

@@ -25,7 +25,7 @@ public static class KnownDifferences
                 ? (redis, map.Entries.SelectMany(e => new[] { e.Key, e.Value }).ToArray()) : null),
         new("BF.INFO Size",
             "Size counts each server's own memory: RedisBloom's bit arrays and structs, eventfilterd's layer files of "
-            + "480-bit lines (docs/daemon.md, Sizing); both are integers",
+            + "480-bit lines (docs/daemon-design.md, Sizing); both are integers",
             (command, redis, daemon) => command.Name == "BF.INFO" && SizeOf(command, redis) is { } at && SizeOf(command, daemon) == at
                 ? (WithoutSize(redis, at), WithoutSize(daemon, at)) : null),
         new("RedisBloom's errors without a class",

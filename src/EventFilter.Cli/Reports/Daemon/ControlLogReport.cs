@@ -6,7 +6,7 @@ namespace EventFilter.Cli.Reports.Daemon;
 /// <summary>
 /// The data directory's control log: the creates and drops the daemon recorded since its last sync tick, and the
 /// creates of filters that have no files yet (carried from tick to tick), in its two files, the older epoch first. A
-/// start applies them to filters/. Read with plain reads shared with a running daemon. See docs/daemon.md, "Durability".
+/// start applies them to filters/. Read with plain reads shared with a running daemon. See docs/daemon-design.md, "Durability".
 /// </summary>
 /// <param name="Status"><see cref="Empty"/>, <see cref="Pending"/> or <see cref="Invalid"/>.</param>
 /// <param name="Records">Readable records in both files, each file up to its first torn record or one left from before its last reset.</param>

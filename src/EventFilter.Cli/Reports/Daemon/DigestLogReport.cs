@@ -6,7 +6,7 @@ namespace EventFilter.Cli.Reports.Daemon;
 /// <summary>
 /// A filter's digest log, read with a plain read that shares the file with a running daemon: its parameters, how
 /// many whole items it holds, and any torn tail (an append cut short by a crash: never acknowledged, dropped at the
-/// next start). See docs/daemon.md, "Files" and "Durability".
+/// next start). See docs/daemon.md, "Files", and docs/daemon-design.md, "Durability".
 /// </summary>
 /// <param name="Status"><see cref="Valid"/>, <see cref="TornTail"/>, <see cref="Invalid"/> or <see cref="Unwritten"/>.</param>
 /// <param name="Bytes">The file's length.</param>
