@@ -54,7 +54,7 @@ public sealed class CommandTableTests : IDisposable
     public void Hot_commands_allocate_nothing_once_warm()
     {
         _commands.Call("BF.RESERVE", "hot", "0.01", "1000");
-        string[][] hot = [["BF.ADD", "hot", "a"], ["bf.madd", "hot", "b", "c"], ["BF.EXISTS", "hot", "a"], ["BF.MEXISTS", "hot", "a", "z"], ["BF.CARD", "hot"], ["PING"]];
+        string[][] hot = [["BF.ADD", "hot", "a"], ["bf.madd", "hot", "b", "c"], ["BF.EXISTS", "hot", "a"], ["BF.MEXISTS", "hot", "a", "z"], ["BF.INSERT", "hot", "NOCREATE", "ITEMS", "d", "e"], ["BF.CARD", "hot"], ["PING"]];
         foreach (string[] command in hot)
         {
             _commands.Call(command);

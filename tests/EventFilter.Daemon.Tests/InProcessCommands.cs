@@ -47,7 +47,7 @@ public sealed class InProcessCommands : IDisposable
         return RunParsed(command);
     }
 
-    /// <summary>Bytes the connection's path allocates for the command once warm: parse, identify, run (not the log write).</summary>
+    /// <summary>Bytes the connection's path allocates for the command once warm: parse, identify, count its items, run (not the log write).</summary>
     public long AllocatedBytes(object[] arguments)
     {
         byte[] frame = RespClient.Encode(arguments);
@@ -57,7 +57,9 @@ public sealed class InProcessCommands : IDisposable
         {
             RespParser.TryParse(frame, frame.Length, limits, _context.Arguments, 0, progress, out _, out _);
             _context.Reply.Clear();
-            CommandTable.Execute(_context, CommandTable.Identify(_context.Arguments[0]));
+            RespCommand command = CommandTable.Identify(_context.Arguments[0]);
+            CommandItems.Of(command, _context.Arguments);
+            CommandTable.Execute(_context, command);
         });
     }
 

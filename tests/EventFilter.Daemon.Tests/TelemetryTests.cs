@@ -23,6 +23,8 @@ public sealed class TelemetryTests
     [InlineData("BF.MEXISTS f a b", 0, 2)]
     [InlineData("BF.INSERT f CAPACITY 10 ITEMS a b", 2, 0)]
     [InlineData("BF.INSERT f ITEMS", 0, 0)]
+    [InlineData("bf.insert f nocreate items a b c", 3, 0)]
+    [InlineData("BF.MEXISTS f", 0, 0)]
     [InlineData("BF.RESERVE f 0.01 100", 0, 0)]
     [InlineData("PING", 0, 0)]
     public void Commands_count_the_items_they_add_or_check(string command, int added, int looked)

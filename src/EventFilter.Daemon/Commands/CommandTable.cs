@@ -14,6 +14,11 @@ internal static class CommandTable
     private const int Any = int.MaxValue;
     private const CommandFlags Connection = NoScript | Loading | Stale;
 
+    // Where the BF.* commands' items start: after the key, or after BF.INSERT's options and its ITEMS keyword.
+    private static readonly ItemArguments AddsFrom2 = new(ItemUse.Add, 2);
+    private static readonly ItemArguments ChecksFrom2 = new(ItemUse.Check, 2);
+    private static readonly ItemArguments AddsAfterItems = new(ItemUse.Add, 2, "ITEMS"u8.ToArray());
+
     private static readonly CommandSpec[] Specs = ByCommand(
     [
         (RespCommand.Unknown, Define("", 0, Any, None, CommandKeys.None, ReplyUnknown)),
@@ -29,13 +34,13 @@ internal static class CommandTable
         (RespCommand.Hello, Define("HELLO", 1, Any, Connection | Fast | NoAuth | AllowBusy, CommandKeys.None, HelloCommand.Run)),
         (RespCommand.Auth, Define("AUTH", 2, 3, Connection | Fast | NoAuth | AllowBusy, CommandKeys.None, ServerCommands.Auth)),
         (RespCommand.BfReserve, Define("BF.RESERVE", 4, 7, Write | DenyOom, CommandKeys.First, BloomCommands.Reserve)),
-        (RespCommand.BfAdd, Define("BF.ADD", 3, 3, Write | DenyOom, CommandKeys.First, BloomCommands.Add)),
-        (RespCommand.BfMadd, Define("BF.MADD", 3, Any, Write | DenyOom, CommandKeys.First, BloomCommands.MultiAdd)),
-        (RespCommand.BfExists, Define("BF.EXISTS", 3, 3, ReadOnly, CommandKeys.First, BloomQueries.Exists)),
-        (RespCommand.BfMexists, Define("BF.MEXISTS", 3, Any, ReadOnly, CommandKeys.First, BloomQueries.MultiExists)),
+        (RespCommand.BfAdd, Define("BF.ADD", 3, 3, Write | DenyOom, CommandKeys.First, BloomCommands.Add) with { Items = AddsFrom2 }),
+        (RespCommand.BfMadd, Define("BF.MADD", 3, Any, Write | DenyOom, CommandKeys.First, BloomCommands.MultiAdd) with { Items = AddsFrom2 }),
+        (RespCommand.BfExists, Define("BF.EXISTS", 3, 3, ReadOnly, CommandKeys.First, BloomQueries.Exists) with { Items = ChecksFrom2 }),
+        (RespCommand.BfMexists, Define("BF.MEXISTS", 3, Any, ReadOnly, CommandKeys.First, BloomQueries.MultiExists) with { Items = ChecksFrom2 }),
         (RespCommand.BfInfo, Define("BF.INFO", 2, 3, ReadOnly, CommandKeys.First, BloomQueries.Info)),
         (RespCommand.BfCard, Define("BF.CARD", 2, 2, ReadOnly, CommandKeys.First, BloomQueries.Card)),
-        (RespCommand.BfInsert, Define("BF.INSERT", 4, Any, Write | DenyOom, CommandKeys.First, BloomInsert.Run)),
+        (RespCommand.BfInsert, Define("BF.INSERT", 4, Any, Write | DenyOom, CommandKeys.First, BloomInsert.Run) with { Items = AddsAfterItems }),
         (RespCommand.BfScanDump, Define("BF.SCANDUMP", 3, 3, ReadOnly, CommandKeys.First, DumpCommands.ScanDump)),
         (RespCommand.BfLoadChunk, Define("BF.LOADCHUNK", 4, 4, Write | DenyOom, CommandKeys.First, DumpCommands.LoadChunk)),
         (RespCommand.Del, Define("DEL", 2, Any, Write, CommandKeys.All, KeyCommands.Delete)),
