@@ -26,10 +26,10 @@ public sealed partial class EventLogEngine
     public void Start()
     {
         ClaimStart();
-        OwnFilter? own;
+        StreamExistenceFilter? filter;
         try
         {
-            own = Options.StreamExistenceFilterSizeBytes > 0
+            filter = Options.StreamExistenceFilterSizeBytes > 0
                 ? OwnFilter.Open(Path.Combine(_root, "filter"), Options.StreamExistenceFilterSizeBytes, Options.TimeProvider, this)
                 : null;
         }
@@ -39,9 +39,11 @@ public sealed partial class EventLogEngine
             throw;
         }
 
-        _ownFilter = own;
-        StartWriter(own?.Filter);
-        own?.Start(Options.FilterCheckpointInterval);
+        GroupCommitWriter writer = StartWriter(filter);
+        if (filter is not null)
+        {
+            _ownFilter = OwnFilter.Start(writer, this, Options.TimeProvider, Options.FilterCheckpointInterval);
+        }
     }
 
     /// <summary>
@@ -134,9 +136,11 @@ public sealed partial class EventLogEngine
         }
     }
 
-    private void StartWriter(IStreamExistenceFilter? filter)
+    private GroupCommitWriter StartWriter(IStreamExistenceFilter? filter)
     {
         var buffer = new RecordBuffer(_segments, Options.SegmentSizeBytes, Options.MaxGroupCommitBytes);
-        Volatile.Write(ref _writer, new GroupCommitWriter(buffer, filter, LogRecovery, _versions, _index, _maintenance, Options));
+        var writer = new GroupCommitWriter(buffer, filter, LogRecovery, _versions, _index, _maintenance, Options);
+        Volatile.Write(ref _writer, writer);
+        return writer;
     }
 }

@@ -1,31 +1,30 @@
 using EventFilter;
+using EventLog.Writing;
 
 namespace EventLog;
 
 /// <summary>
 /// Own-filter mode (<see cref="EventLogEngine.Start()"/>): the stream-existence filter the engine opens in
 /// <c>filter/</c> and owns, with its catch-up from the log, its periodic checkpoints at the log's durable end, and its
-/// final checkpoint and disposal. In host mode there is none of this: the host owns its filter's lifecycle, and the
-/// engine's writer only adds names and reports truncations (docs/design.md, "Host contract").
+/// final checkpoint and disposal. The writer holds the filter, its one reference: the writer adds and truncates, and
+/// this class reaches the filter through it for the rest. In host mode there is none of this: the host owns its
+/// filter's lifecycle, and the engine's writer only adds names and reports truncations (docs/design.md, "Host contract").
 /// </summary>
 internal sealed class OwnFilter : IDisposable
 {
-    private readonly StreamExistenceFilter _filter;
+    private readonly GroupCommitWriter _writer;
     private readonly IStreamNameLog _log;
     private readonly TimeProvider _time;
     private readonly CancellationTokenSource _stopping = new();
     private Task _checkpointLoop = Task.CompletedTask;
     private volatile Exception? _checkpointFailure;
 
-    private OwnFilter(StreamExistenceFilter filter, IStreamNameLog log, TimeProvider time)
+    private OwnFilter(GroupCommitWriter writer, IStreamNameLog log, TimeProvider time)
     {
-        _filter = filter;
+        _writer = writer;
         _log = log;
         _time = time;
     }
-
-    /// <summary>The filter, for the writer's adds and the lookups.</summary>
-    public IStreamExistenceFilter Filter => _filter;
 
     /// <summary>The catch-up from the log (completed until <see cref="Start"/>); faults if catch-up fails.</summary>
     public Task CatchUp { get; private set; } = Task.CompletedTask;
@@ -33,8 +32,14 @@ internal sealed class OwnFilter : IDisposable
     /// <summary>The error of the last periodic checkpoint; null when it succeeded (or none ran yet).</summary>
     public Exception? CheckpointFailure => _checkpointFailure;
 
-    /// <summary>Opens (or creates) the filter in <paramref name="directory"/> over <paramref name="log"/>; nothing runs yet.</summary>
-    public static OwnFilter Open(string directory, long sizeBytes, TimeProvider time, IStreamNameLog log)
+    /// <summary>The filter <see cref="Open"/> made, which the writer was started with.</summary>
+    private StreamExistenceFilter Filter => (StreamExistenceFilter)_writer.Filter!;
+
+    /// <summary>
+    /// Opens (or creates) the filter in <paramref name="directory"/> over <paramref name="log"/>, for the writer to
+    /// hold; nothing runs yet. Then <see cref="Start"/> takes over its lifecycle.
+    /// </summary>
+    public static StreamExistenceFilter Open(string directory, long sizeBytes, TimeProvider time, IStreamNameLog log)
     {
         var filter = new StreamExistenceFilter(new StreamExistenceFilterOptions { DataDirectory = directory, SizeBytes = sizeBytes, TimeProvider = time }, log);
         try
@@ -47,13 +52,23 @@ internal sealed class OwnFilter : IDisposable
             throw;
         }
 
-        return new OwnFilter(filter, log, time);
+        return filter;
     }
 
-    /// <summary>Starts the catch-up and, unless <paramref name="checkpointInterval"/> is zero, the periodic checkpoints.</summary>
-    public void Start(TimeSpan checkpointInterval)
+    /// <summary>
+    /// Takes over the filter <paramref name="writer"/> was started with (one <see cref="Open"/> made): starts its
+    /// catch-up and, unless <paramref name="checkpointInterval"/> is zero, its periodic checkpoints.
+    /// </summary>
+    public static OwnFilter Start(GroupCommitWriter writer, IStreamNameLog log, TimeProvider time, TimeSpan checkpointInterval)
     {
-        CatchUp = Task.Run(() => _filter.CatchUpAsync(_stopping.Token));
+        var own = new OwnFilter(writer, log, time);
+        own.Run(checkpointInterval);
+        return own;
+    }
+
+    private void Run(TimeSpan checkpointInterval)
+    {
+        CatchUp = Task.Run(() => Filter.CatchUpAsync(_stopping.Token));
         if (checkpointInterval > TimeSpan.Zero)
         {
             _checkpointLoop = CheckpointPeriodicallyAsync(checkpointInterval, _stopping.Token);
@@ -67,7 +82,7 @@ internal sealed class OwnFilter : IDisposable
     public long Checkpoint()
     {
         long end = _log.EndPosition;
-        _filter.Checkpoint(end);
+        Filter.Checkpoint(end);
         return end;
     }
 
@@ -83,7 +98,7 @@ internal sealed class OwnFilter : IDisposable
 
     public void Dispose()
     {
-        _filter.Dispose();
+        Filter.Dispose();
         _stopping.Dispose();
     }
 
