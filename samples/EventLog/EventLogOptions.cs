@@ -8,6 +8,9 @@ namespace EventLog;
 /// </summary>
 public sealed record EventLogOptions
 {
+    // The filter's default size is stated once, by the core; a throwaway options instance reads it.
+    private static readonly long CoreDefaultFilterSizeBytes = new StreamExistenceFilterOptions { DataDirectory = "" }.SizeBytes;
+
     /// <summary>Where the log (<c>log/</c>), the index (<c>index/</c>) and the engine's own filter (<c>filter/</c>) live.</summary>
     public required string DataDirectory { get; init; }
 
@@ -29,9 +32,9 @@ public sealed record EventLogOptions
     /// <summary>
     /// The <c>stream-existence-filter-size</c> in bytes of the filter the engine creates itself; 0 turns it off.
     /// Ignored when a filter is passed to <see cref="EventLogEngine.Start(EventFilter.IStreamExistenceFilter)"/>.
-    /// The default value is 256,000,000 (EventStoreDB's default).
+    /// The default value is the core's, <see cref="StreamExistenceFilterOptions.SizeBytes"/> (EventStoreDB's default).
     /// </summary>
-    public long StreamExistenceFilterSizeBytes { get; init; } = 256_000_000;
+    public long StreamExistenceFilterSizeBytes { get; init; } = CoreDefaultFilterSizeBytes;
 
     /// <summary>How often the engine checkpoints its own filter at the log's durable end; <see cref="TimeSpan.Zero"/> only on demand and at shutdown. Ignored with a host's filter. The default value is 30 seconds.</summary>
     public TimeSpan FilterCheckpointInterval { get; init; } = TimeSpan.FromSeconds(30);
