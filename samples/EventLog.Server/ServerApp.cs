@@ -39,7 +39,8 @@ internal static class ServerApp
         ValidateFilterSettings(builder.Configuration, settings);
 
         // Before anything in the data directory is opened for writing, the log files included: a refused second
-        // server must not write into the live one's log file (issue 15). Its error is then one line from Program.
+        // server must not write into the live one's log file, whose later lines would overwrite its error mid-line.
+        // Its error is then one line from Program.
         Directory.CreateDirectory(settings.DataDirectory);
         string lockPath = Path.Combine(settings.DataDirectory, ServerLockFileName);
         LockFile directoryLock = LockFile.TryAcquire(lockPath, out LockFile? acquired, out IOException? held)

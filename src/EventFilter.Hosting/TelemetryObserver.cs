@@ -71,8 +71,8 @@ public class TelemetryObserver : FilterObserver
         _metrics.RecordVerification(verification);
         Log.Opened(_logger, _openedLevel, path, created ? "created" : "opened", verification.LinesChecked, verification.CorruptedLines);
         // Only damage found now is worth a warning, with its line numbers. All-ones lines that an earlier start repaired
-        // are safe and already written back: warning about them at every start, with no line to name, was noise
-        // (issue 15). They are still in the count above and in the statistics.
+        // are safe and already written back: a warning about them at every start, with no line to name, would be noise
+        // that hides real damage. They are still in the count above and in the statistics.
         if (verification.MismatchedLines > 0)
         {
             string firstBad = string.Join(", ", verification.FirstBadLines);

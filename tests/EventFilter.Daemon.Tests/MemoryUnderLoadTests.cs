@@ -3,7 +3,7 @@ using Xunit.Abstractions;
 namespace EventFilter.Daemon.Tests;
 
 /// <summary>
-/// A daemon's memory comes back when the clients that loaded it leave (issue 26, "Memory under load"): before the fix,
+/// A daemon's memory comes back when the clients that loaded it leave (docs/benchmarks-daemon.md, "Memory after a load"): before the fix,
 /// each connection kept the read, argument, digest and reply buffers its largest request had grown, and their memory
 /// stayed resident after it closed.
 /// </summary>

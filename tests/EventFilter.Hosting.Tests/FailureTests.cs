@@ -27,7 +27,7 @@ public sealed class FailureTests : IDisposable
         Assert.Equal(LogLevel.Critical, record.Level);
         Assert.Equal($"Stream-existence filter {_dir.FilterPath} could not be opened, so the host stops: {error.Message}", record.Message);
 
-        // Regression (issue 32): the line carried the exception, so the console showed its stack trace under it.
+        // Regression: the line carried the exception, so the console showed its stack trace under it.
         Assert.Null(record.Exception);
         FakeLogRecord detail = Assert.Single(_logs.GetSnapshot(), r => r.Id.Id == 40);
         Assert.Equal(LogLevel.Debug, detail.Level);
@@ -124,7 +124,7 @@ public sealed class FailureTests : IDisposable
         await Corrupted_lines_below_the_threshold_are_repaired_and_degraded_with_the_count();
         int warningsBefore = _logs.Messages(3).Count();
 
-        // Regression (issue 15): the repaired all-ones line kept every later start Degraded, with a warning naming
+        // Regression: the repaired all-ones line kept every later start Degraded, with a warning naming
         // "first bad lines: " and no line, and a health warning at every /health call.
         using IHost host = TestHosts.Build(_dir, _log, _logs);
         await host.StartAsync();

@@ -4,8 +4,8 @@ using Microsoft.Extensions.Hosting;
 namespace EventFilter.Hosting.Tests;
 
 /// <summary>
-/// A resize shows itself to the host (<see cref="IFilterResizeStatus"/>, the server's <c>/filter</c> "resize"): issue 15
-/// found <c>/filter</c> saying only "ready" while the new file was being built.
+/// A resize shows itself to the host (<see cref="IFilterResizeStatus"/>, the server's <c>/filter</c> "resize"): without it,
+/// <c>/filter</c> said only "ready" while the new file was being built.
 /// </summary>
 public sealed class ResizeStatusTests : IDisposable
 {

@@ -44,7 +44,7 @@ public sealed class StartFailureTests : IDisposable
         builder.Services.AddStreamExistenceFilter(o => (o.DataDirectory, o.StreamExistenceFilterSize) = (_dir.Data, "1MiB"));
         using IHost host = builder.Build();
 
-        // Regression (issue 32): DI's "Unable to resolve service for type 'EventFilter.IStreamNameLog'" said nothing of what to do.
+        // Regression: DI's "Unable to resolve service for type 'EventFilter.IStreamNameLog'" said nothing of what to do.
         var error = await Assert.ThrowsAsync<StreamExistenceFilterStartException>(() => host.StartAsync());
 
         Assert.Equal(5, error.ExitCode);

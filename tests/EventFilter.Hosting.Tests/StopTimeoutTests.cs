@@ -25,7 +25,7 @@ public sealed class StopTimeoutTests : IDisposable
             await host.Filter().WhenReady;
             _log.AppendRange(0, 100, host.Filter());
 
-            // Regression (issue 32): a token already cancelled (Kestrel used the whole shutdown timeout) made StopAsync
+            // Regression: a token already cancelled (Kestrel used the whole shutdown timeout) made StopAsync
             // throw TaskCanceledException, with no final checkpoint. The clock never moves, so the grace cannot run out.
             await Hosted(host).StopAsync(new CancellationToken(canceled: true));
 

@@ -62,7 +62,7 @@ public sealed class ShutdownTests
                 $"POST /streams/slow-upload HTTP/1.1\r\nHost: {server.Api.Address.Authority}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n["));
             await server.WaitForLineAsync("Request starting HTTP/1.1 POST http://" + server.Api.Address.Authority + "/streams/slow-upload");
 
-            // Regression (issue 32): the filter's StopAsync got the expired token and threw TaskCanceledException out
+            // Regression: the filter's StopAsync got the expired token and threw TaskCanceledException out
             // of RunAsync: exit code 1 here (134 in the hosting guide's worker), and no final checkpoint.
             Assert.Equal(0, await server.TerminateAsync(Poll.Bound));
             Assert.Contains(server.Output.Split('\n'), line => line.Contains("/streams/slow-upload - 499 ", StringComparison.Ordinal)); // cut at the timeout

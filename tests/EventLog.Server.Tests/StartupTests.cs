@@ -59,7 +59,7 @@ public sealed class StartupTests
 
         (int exitCode, string output, _) = await ServerProcess.RunToExitAsync(directory.Path);
 
-        // Regression (issue 15): the refused server wrote its error into the live server's log file, which the live
+        // Regression: the refused server wrote its error into the live server's log file, which the live
         // server's later lines overwrote mid-line, and printed a stack trace before its one line.
         Assert.Equal(3, exitCode); // docs/operations.md, "Start-up failures"
         string line = Assert.Single(output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
@@ -90,7 +90,7 @@ public sealed class StartupTests
 
         (int exitCode, string output, string errors) = await ServerProcess.RunToExitAsync(directory.Path, ServerInformationLevel);
 
-        // Regression (issue 32): exit code 1, after the host's "Hosting failed to start" with 50 lines of stack trace.
+        // Regression: exit code 1, after the host's "Hosting failed to start" with 50 lines of stack trace.
         Assert.Equal(3, exitCode);
         Assert.Equal(
             $"EventLog.Server: error: The stream-existence filter's data directory '{filterDirectory}' is in use: '{Path.Combine(filterDirectory, "stream-existence.filter")}' is open for writing by another process (or another filter in this one). "

@@ -24,7 +24,7 @@ public sealed class StartFailureTests : IDisposable
         (int exitCode, string stdout, string stderr) = await RunWorkerAsync(
             "--Log", Path.Combine(_directory, "streams.log"), "--StreamExistenceFilter:DataDirectory", filter);
 
-        // Regression (issue 32): the host's stack trace, logged twice and printed once more, then exit code 134 (SIGABRT).
+        // Regression: the host's stack trace, logged twice and printed once more, then exit code 134 (SIGABRT).
         Assert.Equal(3, exitCode);
         string line = Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
         Assert.StartsWith($"The stream-existence filter's data directory '{filter}' is in use: ", line, StringComparison.Ordinal);

@@ -64,7 +64,7 @@ internal static class QueryParameters
 
     /// <summary>
     /// Only ASCII digits. <c>long.TryParse</c> alone is not enough: even with <see cref="NumberStyles.None"/> it
-    /// ignores trailing NUL characters, so <c>1%00</c> read as 1 (issue 15).
+    /// ignores trailing NUL characters, so <c>1%00</c> would be read as 1 and accepted.
     /// </summary>
     private static bool TryParseWholeNumber(string text, out long value)
     {

@@ -4,7 +4,7 @@ using Xunit.Abstractions;
 namespace EventFilter.Daemon.Tests.Conformance;
 
 /// <summary>
-/// The differential test of issue 26: the same seeded random command sequence goes to RedisBloom (redis-server with
+/// The differential test against RedisBloom: the same seeded random command sequence goes to RedisBloom (redis-server with
 /// the module, <see cref="RedisBloomServer"/>) and to eventfilterd, and every pair of replies must agree in type,
 /// value and error text, but for false positives and the deliberate differences of <see cref="KnownDifferences"/>.
 /// Skipped, with the reason, where the module is not built (CI).
