@@ -1,5 +1,6 @@
 using System.Runtime.CompilerServices;
 using EventFilter.Blocked;
+using EventFilter.Errors;
 using EventFilter.Format;
 using EventFilter.Hashing;
 using EventFilter.Integrity;
