@@ -3,7 +3,6 @@ using EventFilter.Blocked;
 using EventFilter.Errors;
 using EventFilter.Format;
 using EventFilter.Hashing;
-using EventFilter.Integrity;
 using EventFilter.Journal;
 using EventFilter.Statistics;
 using EventFilter.Storage;
