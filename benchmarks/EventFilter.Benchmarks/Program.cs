@@ -1,7 +1,6 @@
 using BenchmarkDotNet.Running;
 using EventFilter.Benchmarks;
 using EventFilter.Benchmarks.Experiments;
-using EventFilter.Benchmarks.Workload;
 
 // `flush`, `targets`, `scale`, `fpr`, `spread` and `alloccheck` are console experiments; anything else goes to BenchmarkDotNet's switcher
 // (e.g. `--filter '*MightExist*' --job short`). See docs/benchmarks.md for every command and its results.

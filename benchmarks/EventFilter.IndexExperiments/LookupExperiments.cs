@@ -1,6 +1,5 @@
 using System.Globalization;
 using EventFilter.Benchmarks.Experiments;
-using EventFilter.Statistics;
 using EventLog;
 
 namespace EventFilter.IndexExperiments;

@@ -1,5 +1,4 @@
 // A walk through the filter's life: create, add, ask, flush, reopen (verifying every line), ask again.
-using System.Diagnostics;
 using EventFilter;
 
 string directory = args.Length > 0 ? args[0] : Path.Combine(AppContext.BaseDirectory, "data");
@@ -11,13 +10,13 @@ const int streams = 1_000_000;
 using (FilterFile filter = FilterFile.Open(path, options))
 {
     Console.WriteLine($"{(filter.Created ? "Created" : "Opened")} {path}: {filter.Header.LineCount:N0} lines of 64 bytes, k={filter.Header.K}");
-    var watch = Stopwatch.StartNew();
+    long started = TimeProvider.System.GetTimestamp();
     for (int i = 0; i < streams; i++)
     {
         filter.Add($"customer-{i}");
     }
 
-    Console.WriteLine($"Added {streams:N0} stream names in {watch.ElapsedMilliseconds} ms");
+    Console.WriteLine($"Added {streams:N0} stream names in {(long)TimeProvider.System.GetElapsedTime(started).TotalMilliseconds} ms");
     Report(filter);
     FlushResult flushed = filter.Flush();
     Console.WriteLine($"Flushed {flushed.BytesFlushed / 1024.0 / 1024.0:F1} MiB in {flushed.Duration.TotalMilliseconds:F0} ms");

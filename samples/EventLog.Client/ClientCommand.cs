@@ -9,7 +9,8 @@ internal static class ClientCommand
 {
     public const string DefaultUrl = "http://127.0.0.1:2113";
 
-    public static RootCommand Create()
+    /// <param name="time">The clock the default run name is read from.</param>
+    public static RootCommand Create(TimeProvider time)
     {
         var url = new Option<Uri>("--url")
         {
@@ -34,7 +35,7 @@ internal static class ClientCommand
         var prefix = new Option<string>("--prefix")
         {
             Description = "Stream names are <prefix>-<i>; the default, load-<time>, is new on every run.",
-            DefaultValueFactory = _ => "load-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss-fff", CultureInfo.InvariantCulture),
+            DefaultValueFactory = _ => "load-" + time.GetUtcNow().UtcDateTime.ToString("yyyyMMdd-HHmmss-fff", CultureInfo.InvariantCulture),
         };
         var command = new RootCommand("Appends one event to each of N new streams of an EventLog server, C at a time, and reports the rate.")
         {

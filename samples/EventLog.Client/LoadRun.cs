@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using System.Net;
 using System.Net.Http.Headers;
@@ -23,7 +22,7 @@ internal static class LoadRun
         await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
             $"Appending to {settings.Streams:N0} new streams ({settings.StreamPrefix}-0, -1, ...) at {settings.ServerUrl}, {settings.Concurrency} at a time. Ctrl+C stops.")).ConfigureAwait(false);
 
-        var watch = Stopwatch.StartNew();
+        long started = TimeProvider.System.GetTimestamp();
         var progress = new ProgressLine(output, settings.Streams, counters);
         Task reporting = progress.RunAsync(stop.Token);
         long next = -1;
@@ -35,11 +34,11 @@ internal static class LoadRun
             }
         }, CancellationToken.None))];
         await Task.WhenAll(workers).ConfigureAwait(false);
-        watch.Stop();
+        TimeSpan elapsed = TimeProvider.System.GetElapsedTime(started);
         await stop.CancelAsync().ConfigureAwait(false);
         await reporting.ConfigureAwait(false);
 
-        var result = new LoadResult(settings.Streams, counters.Created, counters.Conflicts, counters.Failed, watch.Elapsed);
+        var result = new LoadResult(settings.Streams, counters.Created, counters.Conflicts, counters.Failed, elapsed);
         await progress.WriteSummaryAsync(result).ConfigureAwait(false);
         return result;
     }
@@ -49,7 +48,7 @@ internal static class LoadRun
         byte[] body = Encoding.UTF8.GetBytes(string.Create(CultureInfo.InvariantCulture, $"[{{\"type\":\"StreamCreated\",\"data\":{{\"n\":{number}}}}}]"));
         using var content = new ByteArrayContent(body);
         content.Headers.ContentType = Json;
-        long started = Stopwatch.GetTimestamp();
+        long started = TimeProvider.System.GetTimestamp();
         try
         {
             using HttpResponseMessage response = await http.PostAsync(new Uri($"streams/{Uri.EscapeDataString(stream)}?expectedVersion=no-stream", UriKind.Relative), content, stop.Token).ConfigureAwait(false);

@@ -2,4 +2,4 @@
 // a progress line every second and the rate at the end. See docs/server.md, "Load client".
 using EventLog.Client;
 
-return await ClientCommand.Create().Parse(args).InvokeAsync().ConfigureAwait(false);
+return await ClientCommand.Create(TimeProvider.System).Parse(args).InvokeAsync().ConfigureAwait(false);

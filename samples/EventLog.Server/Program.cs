@@ -1,7 +1,6 @@
 // The EventLog server: the event log engine and the stream-existence filter behind an HTTP API on 127.0.0.1:2113.
 // Everything is built in ServerApp, so that the tests run the same server in-process. See docs/server.md.
 using EventLog.Server;
-using Microsoft.AspNetCore.Builder;
 
 try
 {

@@ -5,12 +5,7 @@ using EventLog.Server.Api;
 using EventLog.Server.Hosting;
 using EventLog.Server.Logging;
 using EventLog.Server.Telemetry;
-using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Diagnostics.HealthChecks;
-using Microsoft.AspNetCore.Hosting;
-using Microsoft.Extensions.Configuration;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Serilog;
 

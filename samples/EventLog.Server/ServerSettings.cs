@@ -1,5 +1,3 @@
-using Microsoft.Extensions.Configuration;
-
 namespace EventLog.Server;
 
 /// <summary>

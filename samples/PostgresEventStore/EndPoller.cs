@@ -1,5 +1,3 @@
-using Microsoft.Extensions.Logging;
-
 namespace PostgresEventStore;
 
 /// <summary>

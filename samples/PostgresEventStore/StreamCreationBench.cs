@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using EventFilter;
 using Npgsql;
 
@@ -97,7 +96,7 @@ internal static class StreamCreationBench
             using var store = new AppendWriters(new GroupCommit(database, filter, end), writers);
             await store.StartAsync(CancellationToken.None);
             int next = -1;
-            var clock = Stopwatch.StartNew();
+            long started = TimeProvider.System.GetTimestamp();
             await Task.WhenAll(Enumerable.Range(0, clients).Select(_ => Task.Run(async () =>
             {
                 for (int i = Interlocked.Increment(ref next); i < streams; i = Interlocked.Increment(ref next))
@@ -109,7 +108,7 @@ internal static class StreamCreationBench
                     }
                 }
             })));
-            double rate = streams / clock.Elapsed.TotalSeconds;
+            double rate = streams / TimeProvider.System.GetElapsedTime(started).TotalSeconds;
             await store.StopAsync(CancellationToken.None);
             filter.Checkpoint(end.Value);
             return rate;

@@ -38,7 +38,7 @@ if (File.Exists(options.SocketPathOrDefault) && UnixSocket.IsLive(options.Socket
 HostApplicationBuilder builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true, Args = [] });
 builder.Configuration.AddConfiguration(configured.Configuration!);
 builder.Logging.AddConfiguration(builder.Configuration.GetSection("Logging"));
-builder.Logging.AddProvider(new LineLoggerProvider());
+builder.Logging.AddProvider(new LineLoggerProvider(TimeProvider.System));
 
 // One log category, EventFilter.Daemon, as the hosting package logs under EventFilter. One ILogger rather than an
 // ILogger<T> per class also spares NativeAOT's start-up from building a Logger<T> type per class at run time.

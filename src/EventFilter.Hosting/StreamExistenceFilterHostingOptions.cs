@@ -1,4 +1,3 @@
-using EventFilter.Format;
 using EventFilter.OptionRanges;
 
 namespace EventFilter.Hosting;

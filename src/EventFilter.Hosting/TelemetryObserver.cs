@@ -1,6 +1,4 @@
 using System.Globalization;
-using EventFilter.Durability;
-using EventFilter.Integrity;
 using System.Diagnostics.Metrics;
 using EventFilter.Hosting.Telemetry;
 using Microsoft.Extensions.Logging;

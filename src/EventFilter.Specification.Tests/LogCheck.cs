@@ -69,9 +69,9 @@ internal static class LogCheck
     /// <summary>The log's end once it reaches <paramref name="position"/>, or as it stands after <see cref="EndPatience"/>.</summary>
     private static async Task<long> EndReachingAsync(IStreamNameLog log, long position)
     {
-        var waited = System.Diagnostics.Stopwatch.StartNew();
+        long waited = TimeProvider.System.GetTimestamp();
         long end;
-        for (int delay = 1; (end = log.EndPosition) < position && waited.Elapsed < EndPatience; delay = Math.Min(delay * 2, 100))
+        for (int delay = 1; (end = log.EndPosition) < position && TimeProvider.System.GetElapsedTime(waited) < EndPatience; delay = Math.Min(delay * 2, 100))
         {
             await Task.Delay(delay).ConfigureAwait(false);
         }

@@ -1,8 +1,8 @@
 using System.Runtime.CompilerServices;
 using EventFilter.Blocked;
+using EventFilter.Errors;
 using EventFilter.Format;
 using EventFilter.Hashing;
-using EventFilter.Integrity;
 using EventFilter.Journal;
 using EventFilter.Statistics;
 using EventFilter.Storage;

@@ -1,7 +1,5 @@
 using System.Runtime.CompilerServices;
 using EventFilter.Durability;
-using EventFilter.Integrity;
-using EventFilter.Statistics;
 
 namespace EventFilter;
 

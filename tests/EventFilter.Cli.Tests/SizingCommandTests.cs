@@ -1,5 +1,4 @@
 using System.Text.Json;
-using EventFilter.Statistics;
 
 namespace EventFilter.Cli.Tests;
 

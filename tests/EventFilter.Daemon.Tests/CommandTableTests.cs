@@ -1,6 +1,4 @@
 using EventFilter.Daemon.Commands;
-using EventFilter.Daemon.Protocol;
-using EventFilter.Testing;
 
 namespace EventFilter.Daemon.Tests;
 

@@ -1,6 +1,5 @@
 using EventFilter.Daemon.Filters;
 using EventFilter.Daemon.Formats;
-using EventFilter.Durability;
 using Microsoft.Extensions.Logging.Abstractions;
 
 namespace EventFilter.Daemon.Tests;

@@ -1,6 +1,5 @@
 using EventFilter.Daemon.Filters;
 using EventFilter.Daemon.Formats;
-using EventFilter.Durability;
 
 namespace EventFilter.Daemon.Tests;
 

@@ -5,8 +5,6 @@ using EventFilter.Daemon.Commands;
 using EventFilter.Daemon.Filters;
 using EventFilter.Daemon.Protocol;
 using EventFilter.Daemon.Telemetry;
-using EventFilter.Durability;
-using EventFilter.Testing;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging.Abstractions;
 

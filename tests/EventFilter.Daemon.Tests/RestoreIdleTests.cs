@@ -1,5 +1,3 @@
-using EventFilter.Durability;
-
 namespace EventFilter.Daemon.Tests;
 
 /// <summary>

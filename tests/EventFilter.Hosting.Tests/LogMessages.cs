@@ -1,5 +1,3 @@
-using Microsoft.Extensions.Logging.Testing;
-
 namespace EventFilter.Hosting.Tests;
 
 /// <summary>The hosting package's log lines as a test asks for them: by stable event id.</summary>

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using EventFilter.Format;
 using EventFilter.Hosting.Configuration;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;

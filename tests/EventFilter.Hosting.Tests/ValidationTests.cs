@@ -1,4 +1,3 @@
-using EventFilter.Format;
 using EventFilter.Hosting.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;

@@ -1,5 +1,3 @@
-using EventFilter.Specification;
-
 namespace EventFilter.Specification.MutationTests;
 
 /// <summary>

@@ -1,5 +1,4 @@
 using System.Collections.Concurrent;
-using EventFilter.Specification;
 
 namespace EventFilter.Specification.MutationTests;
 

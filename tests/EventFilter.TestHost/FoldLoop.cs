@@ -1,4 +1,5 @@
 using System.Text;
+using EventFilter.Errors;
 
 namespace EventFilter.TestHost;
 

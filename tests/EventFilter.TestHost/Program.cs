@@ -6,7 +6,6 @@
 // checkpoint: "phase fold" ... "phase folded".
 // Usage: EventFilter.TestHost <data-directory> <filter-size-bytes> [seed] [read-delay-ms] [serve|fold|fold-stall]
 using System.Globalization;
-using System.Text;
 using EventFilter;
 using EventFilter.TestHost;
 

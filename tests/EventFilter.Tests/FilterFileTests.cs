@@ -1,5 +1,4 @@
 using System.Text;
-using EventFilter.Format;
 
 namespace EventFilter.Tests;
 

@@ -1,8 +1,6 @@
 using System.Net;
 using System.Text.Json;
-using System.Reflection;
 using EventFilter;
-using EventLog.Server.Hosting;
 
 namespace EventLog.Server.Tests;
 

@@ -1,7 +1,6 @@
 using System.Globalization;
 using EventFilter.Benchmarks.Workload;
 using EventFilter.Format;
-using EventFilter.Statistics;
 
 namespace EventFilter.Benchmarks.Experiments;
 

@@ -2,7 +2,6 @@ using System.Diagnostics;
 using System.Globalization;
 using EventFilter.Benchmarks.Workload;
 using EventFilter.Daemon.Formats;
-using EventFilter.Format;
 
 namespace EventFilter.Benchmarks.Experiments;
 

@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using EventFilter.DaemonBench.Client;
-using EventFilter.DaemonBench.Report;
 using EventFilter.DaemonBench.Servers;
 
 namespace EventFilter.DaemonBench.Rows;

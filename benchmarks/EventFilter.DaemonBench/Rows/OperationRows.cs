@@ -1,5 +1,4 @@
 using EventFilter.DaemonBench.Client;
-using EventFilter.DaemonBench.Report;
 
 namespace EventFilter.DaemonBench.Rows;
 

@@ -1,5 +1,4 @@
 using EventFilter.DaemonBench.Client;
-using EventFilter.DaemonBench.Report;
 using EventFilter.DaemonBench.Servers;
 
 namespace EventFilter.DaemonBench.Rows;

@@ -1,7 +1,6 @@
 using System.Text.Json;
 using System.Text.Unicode;
 using EventLog.Streams;
-using Microsoft.AspNetCore.Http;
 
 namespace EventLog.Server.Api;
 

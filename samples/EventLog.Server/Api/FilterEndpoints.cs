@@ -3,9 +3,6 @@ using EventFilter;
 using EventFilter.Hosting;
 using EventLog.Server.Hosting;
 using EventLog.Server.Telemetry;
-using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Http;
-using Microsoft.AspNetCore.Routing;
 using Microsoft.Extensions.Options;
 
 namespace EventLog.Server.Api;

@@ -1,5 +1,4 @@
 using EventLog.Errors;
-using Microsoft.AspNetCore.Http;
 
 namespace EventLog.Server.Api;
 

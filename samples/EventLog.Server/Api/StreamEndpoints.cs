@@ -1,9 +1,6 @@
 using EventLog.Errors;
 using EventLog.Server.Hosting;
 using EventLog.Streams;
-using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Http;
-using Microsoft.AspNetCore.Routing;
 
 namespace EventLog.Server.Api;
 

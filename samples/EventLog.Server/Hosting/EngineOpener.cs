@@ -1,7 +1,4 @@
-using System.Diagnostics;
 using EventLog.Server.Logging;
-using Microsoft.Extensions.Hosting;
-using Microsoft.Extensions.Logging;
 
 namespace EventLog.Server.Hosting;
 
@@ -15,7 +12,7 @@ internal sealed class EngineOpener(EngineHandle handle, ServerSettings settings,
     public async Task StartAsync(CancellationToken cancellationToken)
     {
         Log.OpeningLog(logger, settings.DataDirectory);
-        long started = Stopwatch.GetTimestamp();
+        long started = settings.Engine.TimeProvider.GetTimestamp();
 
         // The server already holds server.lock (ServerApp.Build); the engine takes its own lock on log/ and index/.
         EventLogEngine engine;
@@ -45,7 +42,7 @@ internal sealed class EngineOpener(EngineHandle handle, ServerSettings settings,
             Log.IndexDiscarded(logger, reason);
         }
 
-        long elapsed = (long)Stopwatch.GetElapsedTime(started).TotalMilliseconds;
+        long elapsed = (long)settings.Engine.TimeProvider.GetElapsedTime(started).TotalMilliseconds;
         Log.LogOpened(logger, elapsed, log.Segments, log.End, engine.Statistics.IndexFiles, index.ReplayedRecords);
     }
 

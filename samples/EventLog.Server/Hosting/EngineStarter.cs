@@ -1,7 +1,5 @@
 using EventFilter;
 using EventLog.Server.Logging;
-using Microsoft.Extensions.Hosting;
-using Microsoft.Extensions.Logging;
 
 namespace EventLog.Server.Hosting;
 

@@ -2,8 +2,6 @@ using OpenTelemetry.Metrics;
 using EventFilter.Hosting;
 using EventLog.Server.Api;
 using EventLog.Server.Telemetry;
-using Microsoft.Extensions.Configuration;
-using Microsoft.Extensions.DependencyInjection;
 
 using EventFilter;
 

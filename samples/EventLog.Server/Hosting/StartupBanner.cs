@@ -1,9 +1,6 @@
 using EventFilter;
 using EventFilter.Hosting;
 using EventLog.Server.Logging;
-using Microsoft.AspNetCore.Builder;
-using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
 namespace EventLog.Server.Hosting;

@@ -1,5 +1,3 @@
-using Microsoft.Extensions.Logging;
-
 namespace EventLog.Server.Logging;
 
 /// <summary>

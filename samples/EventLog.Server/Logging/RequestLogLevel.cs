@@ -1,4 +1,3 @@
-using Microsoft.AspNetCore.Http;
 using Serilog.Events;
 
 namespace EventLog.Server.Logging;

@@ -1,5 +1,4 @@
 using EventFilter;
-using EventLog.Records;
 using EventFilter.Format;
 using Microsoft.Win32.SafeHandles;
 

@@ -1,6 +1,4 @@
 using EventFilter;
-using EventLog.Records;
-using EventLog.Segments;
 using EventFilter.Format;
 using EventFilter.Storage;
 using Microsoft.Win32.SafeHandles;

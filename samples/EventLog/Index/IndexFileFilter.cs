@@ -1,4 +1,3 @@
-using EventFilter.Statistics;
 using EventFilter;
 
 namespace EventLog.Index;

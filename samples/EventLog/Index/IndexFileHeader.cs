@@ -1,7 +1,5 @@
-using EventFilter;
 using EventFilter.Format;
 using System.Buffers.Binary;
-using EventLog.Records;
 
 namespace EventLog.Index;
 

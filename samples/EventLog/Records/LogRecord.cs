@@ -1,4 +1,3 @@
-using EventFilter;
 using EventFilter.Format;
 using System.Buffers.Binary;
 

@@ -3,8 +3,6 @@ using EventFilter.Cli.Output;
 using EventFilter.Cli.Progress;
 using EventFilter.Cli.Reports;
 using EventFilter.Cli.Reports.Daemon;
-using EventFilter.Integrity;
-using EventFilter.Statistics;
 
 namespace EventFilter.Cli.Commands;
 

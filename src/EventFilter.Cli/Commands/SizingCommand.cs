@@ -1,7 +1,6 @@
 using System.CommandLine;
 using EventFilter.Cli.Output;
 using EventFilter.Cli.Reports;
-using EventFilter.Format;
 
 namespace EventFilter.Cli.Commands;
 

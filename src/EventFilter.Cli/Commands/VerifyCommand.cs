@@ -2,7 +2,6 @@ using System.CommandLine;
 using EventFilter.Cli.Output;
 using EventFilter.Cli.Progress;
 using EventFilter.Cli.Reports;
-using EventFilter.Integrity;
 
 namespace EventFilter.Cli.Commands;
 

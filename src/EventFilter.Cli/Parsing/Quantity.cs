@@ -1,5 +1,4 @@
 using System.Globalization;
-using EventFilter.Format;
 
 namespace EventFilter.Cli.Parsing;
 

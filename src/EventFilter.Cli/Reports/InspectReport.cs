@@ -1,7 +1,4 @@
 using EventFilter.Cli.Output;
-using EventFilter.Format;
-using EventFilter.Integrity;
-using EventFilter.Statistics;
 
 namespace EventFilter.Cli.Reports;
 

@@ -1,5 +1,4 @@
 using EventFilter.Cli.Output;
-using EventFilter.Journal;
 
 namespace EventFilter.Cli.Reports;
 

@@ -1,6 +1,5 @@
 using System.Text.Json.Serialization;
 using EventFilter.Cli.Output;
-using EventFilter.Integrity;
 
 namespace EventFilter.Cli.Reports;
 

@@ -1,6 +1,3 @@
-using EventFilter.Format;
-using EventFilter.Statistics;
-
 namespace EventFilter.Cli.Reports;
 
 /// <summary>

@@ -1,6 +1,4 @@
 using EventFilter.Cli.Output;
-using EventFilter.Format;
-using EventFilter.Integrity;
 
 namespace EventFilter.Cli.Reports;
 

@@ -1,5 +1,4 @@
 using System.Buffers.Text;
-using EventFilter.Daemon.Filters;
 using EventFilter.Daemon.Formats;
 
 namespace EventFilter.Daemon.Commands;

@@ -69,7 +69,7 @@ internal static class InfoCommand
         switch (section)
         {
             case "server":
-                DateTimeOffset now = DateTimeOffset.UtcNow;
+                DateTimeOffset now = totals.Time.GetUtcNow();
                 long uptime = (long)(now - totals.Started).TotalSeconds;
                 text.Append("# Server\r\n");
                 info.Add("redis_version", ServerCommands.RedisVersion).Add("redis_git_sha1", "00000000").Add("redis_git_dirty", 0)

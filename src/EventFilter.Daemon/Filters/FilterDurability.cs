@@ -1,5 +1,4 @@
 using EventFilter.Daemon.Formats;
-using EventFilter.Durability;
 using EventFilter.Storage;
 
 namespace EventFilter.Daemon.Filters;

@@ -1,5 +1,4 @@
 using EventFilter.Daemon.Formats;
-using EventFilter.Durability;
 
 namespace EventFilter.Daemon.Filters;
 

@@ -1,6 +1,5 @@
 using EventFilter.Daemon.Formats;
 using EventFilter.Daemon.Telemetry;
-using EventFilter.Durability;
 using EventFilter.Storage;
 using Microsoft.Extensions.Logging;
 

@@ -21,7 +21,8 @@ internal sealed class FilterLifetime(FilterStore store) : IHostedService
         FilterStore store = services.GetRequiredService<FilterStore>();
         LayerObserver layers = services.GetRequiredService<LayerObserver>();
         ILogger logger = services.GetRequiredService<ILogger>();
-        long started = System.Diagnostics.Stopwatch.GetTimestamp();
+        TimeProvider time = services.GetRequiredService<TimeProvider>();
+        long started = time.GetTimestamp();
         layers.StartOpening();
         try
         {
@@ -46,7 +47,7 @@ internal sealed class FilterLifetime(FilterStore store) : IHostedService
             return false;
         }
 
-        Log.FiltersOpened(logger, store.Count, System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+        Log.FiltersOpened(logger, store.Count, time.GetElapsedTime(started).TotalMilliseconds);
         services.GetRequiredService<DaemonMetrics>().Observe(store);
         problem = null;
         return true;

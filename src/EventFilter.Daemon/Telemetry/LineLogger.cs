@@ -9,17 +9,17 @@ namespace EventFilter.Daemon.Telemetry;
 /// the exception on the lines after). Used instead of the console logger, whose options, formatters and queue thread
 /// cost NativeAOT about 3.5 ms of a 14 ms start (docs/daemon.md, "NativeAOT"); levels still come from configuration.
 /// </summary>
-internal sealed class LineLoggerProvider : ILoggerProvider
+internal sealed class LineLoggerProvider(TimeProvider time) : ILoggerProvider
 {
     private readonly TextWriter _output = Console.Out;
 
-    public ILogger CreateLogger(string categoryName) => new LineLogger(categoryName, _output);
+    public ILogger CreateLogger(string categoryName) => new LineLogger(categoryName, _output, time);
 
     public void Dispose()
     {
     }
 
-    private sealed class LineLogger(string category, TextWriter output) : ILogger
+    private sealed class LineLogger(string category, TextWriter output, TimeProvider time) : ILogger
     {
         public IDisposable? BeginScope<TState>(TState state)
             where TState : notnull => null;
@@ -34,7 +34,7 @@ internal sealed class LineLoggerProvider : ILoggerProvider
             }
 
             var line = new StringBuilder()
-                .Append(CultureInfo.InvariantCulture, $"{DateTimeOffset.UtcNow:yyyy-MM-ddTHH:mm:ss.fffZ} {Level(logLevel)} {category}[{eventId.Id}")
+                .Append(CultureInfo.InvariantCulture, $"{time.GetUtcNow():yyyy-MM-ddTHH:mm:ss.fffZ} {Level(logLevel)} {category}[{eventId.Id}")
                 .Append(eventId.Name is { } name ? " " + name : "")
                 .Append("] ")
                 .Append(formatter(state, exception));

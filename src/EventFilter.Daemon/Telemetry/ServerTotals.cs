@@ -24,6 +24,9 @@ internal sealed class ServerTotals(TimeProvider time)
     /// <summary>When the daemon started, for uptime_in_seconds.</summary>
     public DateTimeOffset Started { get; } = time.GetUtcNow();
 
+    /// <summary>The clock <see cref="Started"/> was read from, for INFO's time now.</summary>
+    public TimeProvider Time => time;
+
     public long Commands => Volatile.Read(ref _commands);
 
     public long Connections => Volatile.Read(ref _connections);

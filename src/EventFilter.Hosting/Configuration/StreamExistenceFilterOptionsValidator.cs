@@ -1,5 +1,4 @@
 using System.Globalization;
-using EventFilter.Format;
 using EventFilter.OptionRanges;
 using Microsoft.Extensions.Options;
 

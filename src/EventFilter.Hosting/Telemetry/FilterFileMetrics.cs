@@ -1,6 +1,4 @@
 using System.Diagnostics.Metrics;
-using EventFilter.Durability;
-using EventFilter.Integrity;
 
 namespace EventFilter.Hosting.Telemetry;
 

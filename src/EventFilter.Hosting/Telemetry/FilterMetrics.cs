@@ -1,5 +1,4 @@
 using System.Diagnostics.Metrics;
-using EventFilter.Statistics;
 
 namespace EventFilter.Hosting.Telemetry;
 

@@ -1,5 +1,3 @@
-using EventFilter.Durability;
-
 namespace EventFilter.Hosting.Telemetry;
 
 /// <summary>The stable tag values of docs/telemetry.md; renaming one breaks dashboards.</summary>

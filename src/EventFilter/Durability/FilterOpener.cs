@@ -1,4 +1,6 @@
 
+using EventFilter.Errors;
+
 namespace EventFilter.Durability;
 
 /// <summary>

@@ -1,4 +1,4 @@
-namespace EventFilter;
+namespace EventFilter.Errors;
 
 /// <summary>The file's length on disk is not what its header says: it was truncated or extended.</summary>
 internal sealed class FilterFileLengthException : FilterFileException

@@ -1,4 +1,4 @@
-namespace EventFilter;
+namespace EventFilter.Errors;
 
 /// <summary>The checkpoint file exists but cannot be trusted. Callers treat it as "no position" and catch up from the start.</summary>
 internal sealed class InvalidCheckpointException : FilterFileException

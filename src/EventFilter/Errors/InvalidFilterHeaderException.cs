@@ -1,6 +1,6 @@
 using EventFilter.Format;
 
-namespace EventFilter;
+namespace EventFilter.Errors;
 
 /// <summary>The header line is not a valid filter header: wrong magic, version or checksum, or inconsistent fields.</summary>
 internal sealed class InvalidFilterHeaderException : FilterFileException

@@ -1,4 +1,4 @@
-namespace EventFilter;
+namespace EventFilter.Format;
 
 /// <summary>
 /// How a filter size in bytes maps to 64-byte cache lines, in one of two ways (docs/file-format.md, section "Size"):

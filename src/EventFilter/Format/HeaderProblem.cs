@@ -1,4 +1,4 @@
-namespace EventFilter;
+namespace EventFilter.Format;
 
 /// <summary>Why a header was rejected.</summary>
 internal enum HeaderProblem

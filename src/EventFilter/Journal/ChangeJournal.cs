@@ -118,7 +118,7 @@ internal sealed class ChangeJournal : IDisposable
 
     private FlushResult FlushLocked(long? position)
     {
-        long started = Stopwatch.GetTimestamp();
+        long started = TimeProvider.System.GetTimestamp();
         (long lines, long blocks) = _changedLines!.CountWithGroups(groupShift: 6, groupOffset: 1);
         long written = 0;
         long records = 0;
@@ -155,7 +155,7 @@ internal sealed class ChangeJournal : IDisposable
             _fold.Start(_path, upTo: _generations.Rotate(), _committedPosition);
         }
 
-        return new FlushResult(written, Stopwatch.GetElapsedTime(started));
+        return new FlushResult(written, TimeProvider.System.GetElapsedTime(started));
     }
 
     /// <summary>

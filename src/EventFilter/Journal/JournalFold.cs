@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using EventFilter.Blocked;
 using EventFilter.Threading;
 
@@ -41,7 +40,7 @@ internal sealed class JournalFold
     /// </summary>
     public FlushResult FoldNow(string path, AtomicBitmap changedLines, BloomLines lines, long? position)
     {
-        long started = Stopwatch.GetTimestamp();
+        long started = TimeProvider.System.GetTimestamp();
         long written;
         try
         {
@@ -58,7 +57,7 @@ internal sealed class JournalFold
             throw;
         }
 
-        var result = new FlushResult(written, Stopwatch.GetElapsedTime(started));
+        var result = new FlushResult(written, TimeProvider.System.GetElapsedTime(started));
         Folded?.Invoke(result);
         return result;
     }
@@ -103,10 +102,10 @@ internal sealed class JournalFold
     {
         try
         {
-            long started = Stopwatch.GetTimestamp();
+            long started = TimeProvider.System.GetTimestamp();
             long written = _blocks.WriteAndSync(blocks);
             Finish(path, upTo, position);
-            Folded?.Invoke(new FlushResult(written, Stopwatch.GetElapsedTime(started)));
+            Folded?.Invoke(new FlushResult(written, TimeProvider.System.GetElapsedTime(started)));
         }
         catch (Exception error)
         {

@@ -1,4 +1,5 @@
 using EventFilter.Blocked;
+using EventFilter.Format;
 
 namespace EventFilter.Journal;
 

@@ -1,6 +1,6 @@
 using EventFilter.Format;
 
-namespace EventFilter;
+namespace EventFilter.Statistics;
 
 /// <summary>
 /// The chance that an absent name's k probes all find set bits in a line that holds j names, exactly, for j = 0, 1, 2 ...

@@ -1,4 +1,4 @@
-namespace EventFilter;
+namespace EventFilter.Statistics;
 
 /// <summary>
 /// ln(n!) in constant time, for the Poisson terms of <see cref="FalsePositiveModel"/>. Below 32 it sums the logs; from

@@ -1,6 +1,6 @@
 using EventFilter.Format;
 
-namespace EventFilter;
+namespace EventFilter.Statistics;
 
 /// <summary>
 /// The false-positive model of <see cref="FalsePositiveModel"/> for keys spread over L lines (docs/design.md, "Lines per

@@ -1,5 +1,7 @@
 using System.IO.MemoryMappedFiles;
 using System.Runtime.InteropServices;
+using EventFilter.Errors;
+using EventFilter.Format;
 
 namespace EventFilter.Storage;
 

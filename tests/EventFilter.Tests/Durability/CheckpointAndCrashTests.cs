@@ -1,4 +1,3 @@
-using EventFilter.Durability;
 using static EventFilter.Tests.Durability.FilterHarness;
 
 namespace EventFilter.Tests.Durability;

@@ -1,6 +1,3 @@
-using EventFilter.Durability;
-using EventFilter.Integrity;
-
 namespace EventFilter.Tests.Durability;
 
 /// <summary>Counts what the filter reported, so tests can assert on rebuilds, resizes and ignored checkpoints.</summary>

@@ -1,4 +1,3 @@
-using EventFilter.Format;
 namespace EventFilter.Tests.Format;
 
 public sealed class ByteSizeTests

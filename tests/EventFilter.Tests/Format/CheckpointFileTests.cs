@@ -1,4 +1,6 @@
 
+using EventFilter.Errors;
+
 namespace EventFilter.Tests.Format;
 
 public sealed class CheckpointFileTests : IDisposable

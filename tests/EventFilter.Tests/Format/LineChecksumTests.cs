@@ -1,4 +1,3 @@
-using System.Numerics;
 using EventFilter.Format;
 
 namespace EventFilter.Tests.Format;

@@ -1,3 +1,4 @@
+using EventFilter.Errors;
 using EventFilter.Format;
 using EventFilter.Tests.Durability;
 using static EventFilter.Tests.Durability.FilterHarness;

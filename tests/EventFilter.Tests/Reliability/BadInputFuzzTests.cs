@@ -1,3 +1,4 @@
+using EventFilter.Errors;
 using EventFilter.Format;
 using Xunit.Abstractions;
 

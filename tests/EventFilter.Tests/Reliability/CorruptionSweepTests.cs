@@ -1,4 +1,3 @@
-using EventFilter.Durability;
 using EventFilter.Tests.Durability;
 
 namespace EventFilter.Tests.Reliability;

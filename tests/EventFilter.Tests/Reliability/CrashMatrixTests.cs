@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using EventFilter.Errors;
 using EventFilter.Tests.Durability;
 using EventFilter.TestHost;
 using Xunit.Abstractions;

@@ -1,5 +1,4 @@
 using EventFilter.Format;
-using EventFilter.Statistics;
 
 namespace EventFilter.Tests.Statistics;
 

@@ -1,3 +1,5 @@
+using EventFilter.Statistics;
+
 namespace EventFilter.Tests.Statistics;
 
 public sealed class LogFactorialTests

@@ -1,5 +1,4 @@
 using System.CommandLine;
-using System.Diagnostics;
 using EventFilter.Cli.Output;
 using EventFilter.Cli.Reports.Client;
 
@@ -13,9 +12,9 @@ internal static class PingCommand
         var command = new Command("ping", "Check that eventfilterd answers (PING) and time the round trip.");
         session.SetAction(command, CliJsonContext.Default.PingReport, async (_, daemon) =>
         {
-            long started = Stopwatch.GetTimestamp();
+            long started = TimeProvider.System.GetTimestamp();
             string reply = (await daemon.CallExpectingSuccessAsync(["PING"]).ConfigureAwait(false)).AsText();
-            return new PingReport(daemon.SocketPath, reply, Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+            return new PingReport(daemon.SocketPath, reply, TimeProvider.System.GetElapsedTime(started).TotalMilliseconds);
         });
         return command;
     }

@@ -1,8 +1,6 @@
 using EventFilter.Cli.Output;
 using EventFilter.Cli.Progress;
 using EventFilter.Daemon.Formats;
-using EventFilter.Integrity;
-using EventFilter.Statistics;
 
 namespace EventFilter.Cli.Reports.Daemon;
 

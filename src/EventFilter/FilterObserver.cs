@@ -1,5 +1,3 @@
-using EventFilter.Integrity;
-
 namespace EventFilter;
 
 /// <summary>

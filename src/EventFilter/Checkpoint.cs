@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using EventFilter.Errors;
 using EventFilter.Format;
 
 namespace EventFilter;

@@ -1,4 +1,5 @@
 using EventFilter.Format;
+using EventFilter.Statistics;
 
 namespace EventFilter;
 
