@@ -18,11 +18,19 @@ public sealed class InProcessCommands : IDisposable
 {
     private readonly CommandContext _context;
     private readonly ServiceProvider _services = new ServiceCollection().AddMetrics().BuildServiceProvider();
+    private readonly bool _ownsStore;
 
     internal InProcessCommands(string dataDirectory, LogSync logSync = LogSync.Always, TimeProvider? time = null)
+        : this(new FilterStore(dataDirectory, logSync, new FilterObserver(), NullLogger.Instance, time), dataDirectory, logSync)
     {
-        Store = new FilterStore(dataDirectory, logSync, new FilterObserver(), NullLogger.Instance, time);
         Store.Open();
+        _ownsStore = true;
+    }
+
+    /// <summary>Another connection to <paramref name="store"/>, which the caller opened and disposes.</summary>
+    internal InProcessCommands(FilterStore store, string dataDirectory, LogSync logSync)
+    {
+        Store = store;
         var options = new DaemonOptions { DataDirectory = dataDirectory, LogSync = logSync };
         var health = new DaemonHealth(TimeProvider.System, NullLogger.Instance);
         var metrics = new DaemonMetrics(_services.GetRequiredService<IMeterFactory>(), health, TimeProvider.System);
@@ -75,7 +83,11 @@ public sealed class InProcessCommands : IDisposable
 
     public void Dispose()
     {
-        Store.Dispose();
+        if (_ownsStore)
+        {
+            Store.Dispose();
+        }
+
         _services.Dispose();
     }
 

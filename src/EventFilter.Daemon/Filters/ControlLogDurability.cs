@@ -5,16 +5,12 @@ namespace EventFilter.Daemon.Filters;
 /// <summary>
 /// --log-sync periodic: a create or drop is one record in the control log before its reply (a copy into a shared
 /// mapping: it survives SIGKILL), and a new filter stays pending, with no files, until the tick after its first add:
-/// until then it holds its items in memory and their digests go to the control log too (<see cref="IHeldItemsLog"/>).
-/// Each tick makes what changed durable (<see cref="Tick"/>). See docs/daemon-design.md, "Durability".
+/// until then it holds its items in memory and their digests go to the control log too (<see cref="HeldItems"/>).
+/// Each tick makes what changed durable (<see cref="Tick"/>). See docs/daemon-design.md, "Durability" and "Locks".
 /// </summary>
 internal sealed class ControlLogDurability(FilterMap map, string root, FilterObserver observer, ControlLog control)
-    : FilterDurability(map, root, observer), IHeldItemsLog
+    : FilterDurability(map, root, observer)
 {
-    // Serialises appends to the control log: creates and drops (under Changes too), held items (under their filter's
-    // lock), and the tick's switch of files, so that a filter's items are in the file a switch leaves only if the
-    // switch saw HasRecordedItems.
-    private readonly Lock _appends = new();
     // Filters whose directory and log are not yet durable: pending ones (no files; their create record is carried from
     // control file to control file) and ones whose first add made their files since the last tick. Under Changes.
     private readonly HashSet<NamedFilter> _undurable = [];
@@ -22,8 +18,6 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
     private readonly Lock _tickGate = new();
     // A directory came or went in filters/ since the last tick. Under Changes.
     private bool _rootChanged;
-    // Set when a pending filter's first add made its files: the next tick fsyncs them and filters/.
-    private volatile bool _filesMade;
     // The inactive file may hold records not yet durable elsewhere: after a start (both files may, whatever step a
     // crash cut), or after a tick that failed after its switch. The next tick then finishes (files made, fsyncs, the
     // inactive file emptied) instead of switching, which would overwrite it. Under _tickGate.
@@ -41,7 +35,7 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
     /// </summary>
     public override (int Pending, int Dropped) Start(List<ControlRecord> records, bool rootChanged)
     {
-        List<NamedFilter> pending = Replay(records, FilesMade, this, ref rootChanged, out int dropped, out List<NamedFilter> recorded);
+        List<NamedFilter> pending = Replay(records, control, ref rootChanged, out int dropped, out List<NamedFilter> recorded);
         KillPoints.Reached("start.replayed");
         lock (Changes)
         {
@@ -88,18 +82,18 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
             bool rootChanged;
             lock (Changes)
             {
-                if (!control.HasNewRecords && !_filesMade && !HasDropped && !_rootChanged && !_leftUnemptied)
+                // An add past what a pending filter holds makes its files: the tick asks, the filter tells no one.
+                if (!control.HasNewRecords && !HasDropped && !_rootChanged && !_leftUnemptied && !_undurable.Any(filter => filter.HasFiles))
                 {
                     return;
                 }
 
-                _filesMade = false;
-                lock (_appends)
+                lock (control.Appends)
                 {
-                    // Items recorded from here on go to the next file, after its carried creates. No filter's lock here:
-                    // an add holds it while it takes _appends. One whose files are being made may read as without: it
-                    // stays undurable, and the next tick takes it.
-                    made = [.. _undurable.Where(filter => filter.HasFiles || filter.HasRecordedItems)];
+                    // Items recorded from here on go to the next file, after its carried creates. No filter's lock here
+                    // (docs/daemon-design.md, "Locks"): a filter that held an item says so before its digest is recorded, and
+                    // never unsays it.
+                    made = [.. _undurable.Where(filter => filter.HasFiles || filter.HasHeldItems)];
                     _undurable.ExceptWith(made);
                     if (!_leftUnemptied)
                     {
@@ -175,9 +169,9 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
     /// </summary>
     protected override NamedFilter Make(string name, byte[] key, FilterParameters parameters)
     {
-        Append(new ControlRecord(ControlAction.Create, name, parameters));
+        control.Append(new ControlRecord(ControlAction.Create, name, parameters));
         KillPoints.Reached("create.recorded");
-        NamedFilter filter = NamedFilter.CreatePending(Path.Combine(Root, name), key, parameters, Observer, FilesMade, this);
+        NamedFilter filter = NamedFilter.CreatePending(Path.Combine(Root, name), key, parameters, Observer, control);
         if (KeyNames.IsHashedName(name))
         {
             filter.Materialize();
@@ -188,7 +182,7 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
     }
 
     /// <summary>Recorded before anything changes: a failed write leaves the filter as it was.</summary>
-    protected override void DropStarting(string name) => Append(new ControlRecord(ControlAction.Drop, name, default));
+    protected override void DropStarting(string name) => control.Append(new ControlRecord(ControlAction.Drop, name, default));
 
     protected override void DropDone(NamedFilter filter, bool hidden)
     {
@@ -202,26 +196,8 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
     /// </summary>
     protected override void Published(string name, FilterParameters parameters)
     {
-        Append(new ControlRecord(ControlAction.Create, name, parameters));
+        control.Append(new ControlRecord(ControlAction.Create, name, parameters));
         control.SyncActive();
-    }
-
-    private void Append(ControlRecord record)
-    {
-        lock (_appends)
-        {
-            control.Append(record);
-        }
-    }
-
-    /// <summary>Called under the filter's lock; see <see cref="IHeldItemsLog.Write"/>.</summary>
-    void IHeldItemsLog.Write(NamedFilter filter, ReadOnlySpan<ulong> digests)
-    {
-        lock (_appends)
-        {
-            control.AppendItems(filter.Name, digests);
-            filter.ItemsRecorded();
-        }
     }
 
     /// <summary>Gives a filter its files unless it was dropped meanwhile (its drop record then stands for it).</summary>
@@ -229,14 +205,12 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
     {
         try
         {
-            filter.Materialize(byTick: true);
+            filter.Materialize();
         }
         catch (ObjectDisposedException)
         {
         }
     }
-
-    private void FilesMade() => _filesMade = true;
 
     private static ControlRecord CreateRecord(NamedFilter filter) => new(ControlAction.Create, filter.Name, filter.Parameters);
 }

@@ -15,19 +15,22 @@ internal sealed class DigestLog : IDisposable
     // was an lseek per acknowledged add (a profile of single adds spread over 512 filters).
     private readonly SafeFileHandle _handle;
     private int _disposed;
+    // Written by the filter's log writer under its write lock, read under its add lock too (a lookup's catch-up of a
+    // new layer, a dump's read): it only grows, and records below it do not change.
+    private long _end;
 
     private DigestLog(SafeFileHandle handle, FilterParameters parameters, long end)
     {
         DescriptorBudget.Opened(1);
         _handle = handle;
         Parameters = parameters;
-        EndPosition = end;
+        _end = end;
     }
 
     public FilterParameters Parameters { get; }
 
     /// <summary>The end of the last whole record written (not necessarily synced).</summary>
-    public long EndPosition { get; private set; }
+    public long EndPosition => Volatile.Read(ref _end);
 
     public long Records => DigestLogFormat.RecordsIn(EndPosition);
 
@@ -110,8 +113,8 @@ internal sealed class DigestLog : IDisposable
     /// <summary>Appends records with one write; the caller serialises appends.</summary>
     public void Append(ReadOnlySpan<ulong> digests)
     {
-        RandomAccess.Write(_handle, System.Runtime.InteropServices.MemoryMarshal.AsBytes(digests), EndPosition);
-        EndPosition += digests.Length * sizeof(ulong);
+        RandomAccess.Write(_handle, System.Runtime.InteropServices.MemoryMarshal.AsBytes(digests), _end);
+        Volatile.Write(ref _end, _end + (digests.Length * sizeof(ulong)));
     }
 
     /// <summary>fsync: every record appended before this call survives power loss. Safe beside appends on other threads.</summary>
@@ -122,6 +125,28 @@ internal sealed class DigestLog : IDisposable
     {
         int bytes = RandomAccess.Read(_handle, System.Runtime.InteropServices.MemoryMarshal.AsBytes(digests), position);
         return bytes / sizeof(ulong);
+    }
+
+    /// <summary>Reads the digests of records [<paramref name="first"/>, first + length); false when the log holds fewer.</summary>
+    public bool ReadRecords(long first, Span<ulong> digests)
+    {
+        if (first < 0 || first + digests.Length > Records)
+        {
+            return false;
+        }
+
+        for (int read = 0; read < digests.Length;)
+        {
+            int got = Read(DigestLogFormat.PositionOf(first + read), digests[read..]);
+            if (got == 0)
+            {
+                return false;
+            }
+
+            read += got;
+        }
+
+        return true;
     }
 
     public void Dispose()

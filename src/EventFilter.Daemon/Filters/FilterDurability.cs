@@ -171,7 +171,7 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
     /// The filters whose last record is a create and that have a directory are returned in <paramref name="recorded"/>,
     /// marked for an fsync of their log and directory: a tick that a crash cut may have made them without one.
     /// </summary>
-    protected List<NamedFilter> Replay(List<ControlRecord> records, Action? filesMade, IHeldItemsLog? heldLog, ref bool rootChanged, out int dropped, out List<NamedFilter> recorded)
+    protected List<NamedFilter> Replay(List<ControlRecord> records, ControlLog? heldLog, ref bool rootChanged, out int dropped, out List<NamedFilter> recorded)
     {
         List<NamedFilter> pending = [];
         recorded = [];
@@ -219,7 +219,7 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
             {
                 // A long key's name does not hold the key, and its filter had its files from the create on: one whose
                 // directory is missing was lost with power (docs/daemon-design.md, "Durability").
-                NamedFilter filter = NamedFilter.CreatePending(Path.Combine(Root, name), key, create.Value.Parameters, Observer, filesMade, heldLog);
+                NamedFilter filter = NamedFilter.CreatePending(Path.Combine(Root, name), key, create.Value.Parameters, Observer, heldLog);
                 filter.Hold(items);
                 Map.Add(filter);
                 pending.Add(filter);

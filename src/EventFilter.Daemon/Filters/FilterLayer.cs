@@ -9,7 +9,7 @@ namespace EventFilter.Daemon.Filters;
 /// </summary>
 internal sealed class FilterLayer : IDisposable
 {
-    /// <summary>How often a long catch-up reports its progress, as the core's catch-up does.</summary>
+    // The layer's file and its checkpoint: the position in the digest log up to which every record of this layer is in it.
     private readonly CheckpointedFilterFile _filter;
     private int _disposed;
 

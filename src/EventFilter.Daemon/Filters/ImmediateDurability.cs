@@ -21,7 +21,7 @@ internal sealed class ImmediateDurability(FilterMap map, string root, FilterObse
     public override (int Pending, int Dropped) Start(List<ControlRecord> records, bool rootChanged)
     {
         ControlLog control = _control!;
-        List<NamedFilter> carried = Replay(records, filesMade: null, heldLog: null, ref rootChanged, out int dropped, out List<NamedFilter> recorded);
+        List<NamedFilter> carried = Replay(records, heldLog: null, ref rootChanged, out int dropped, out List<NamedFilter> recorded);
         KillPoints.Reached("start.replayed");
         foreach (NamedFilter pending in carried)
         {

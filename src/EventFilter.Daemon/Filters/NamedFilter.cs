@@ -3,38 +3,47 @@ using EventFilter.Daemon.Formats;
 namespace EventFilter.Daemon.Filters;
 
 /// <summary>
-/// One named filter: its digest log and its chain of layers. An add checks every layer, puts a new item in the last
-/// one (growing the chain when that is full, as RedisBloom does), and appends its digest to the log before the reply
-/// is written. One lock per filter for adds and lookups (so a DEL can never unmap a layer under a reader), and one for
-/// checkpoints, which hold it across their fsyncs so that adds do not wait for the disk (NamedFilter.Durability.cs).
+/// One named filter: it owns the locks, the digest log and the checkpoint, and drives its parts: the items held before
+/// it has files (<see cref="HeldItems"/>), the chain of layers (<see cref="LayerChain"/>) and the digests waiting for
+/// the log (<see cref="UnwrittenDigests"/>). An add checks every layer, puts a new item in its layer and queues its
+/// digest; the caller writes the log before the reply (NamedFilter.Log.cs). Three locks, always taken in this order
+/// when nested: the checkpoint lock, the write lock, the add lock (docs/daemon-design.md, "Locks").
 /// </summary>
 internal sealed partial class NamedFilter : IDisposable
 {
+    /// <summary>
+    /// Most items a filter holds before it has files (and never more than its first layer's capacity): they bound the
+    /// memory of a new filter and the control log's bytes between ticks, as many items as a checkpoint lets pile up.
+    /// </summary>
+    public const int MaxHeldItems = 8192;
+
+    // Adds and lookups, so that a DEL can never unmap a layer under a reader. Guards the layers, the held items, the
+    // queue, the item count and _log (set once, under this lock; read without it by Volatile.Read). _closed is set
+    // under all three locks, so any one of them reads it.
     private readonly Lock _gate = new();
+    // Log writes, so that they run in queue order without the add lock (NamedFilter.Log.cs).
+    private readonly Lock _writeGate = new();
+    // Held by a checkpoint across its fsyncs, and by Close: adds never wait for the disk.
+    private readonly Lock _checkpointGate = new();
     // Null while the filter is pending: created under --log-sync periodic, recorded in the control log, and given its
-    // directory and log by its first add (Materialize), or by a start with --log-sync always.
+    // directory and log by its first tick after an add, an add past what it holds, a dump, or a start with --log-sync always.
     private DigestLog? _log;
-    private readonly FilterParameters _parameters;
     private readonly string _directory;
-    private readonly FilterObserver _observer;
-    // Told when a pending filter's files are made (FilterStore: the next tick fsyncs them).
-    private readonly Action? _filesMade;
-    // Where a pending filter's first items are recorded while they are held (NamedFilter.Pending.cs); null: none are held.
-    private readonly IHeldItemsLog? _heldLog;
-    private readonly List<FilterLayer> _layers = [];
-    // Digests added but not yet written to the log (WriteLog). Counted as items, so layer routing follows log order.
+    private readonly HeldItems _held;
+    private readonly LayerChain _layers;
     private readonly UnwrittenDigests _unwritten = new();
+    // Items BF.ADD answered 1 for: in the log, taken or queued for it, or held. The next item's index, so layer
+    // routing follows log order.
+    private long _items;
     private bool _closed;
 
-    private NamedFilter(string directory, byte[] key, FilterParameters parameters, DigestLog? log, FilterObserver observer, Action? filesMade = null, IHeldItemsLog? heldLog = null)
+    private NamedFilter(string directory, byte[] key, FilterParameters parameters, FilterObserver observer, ControlLog? heldLog)
     {
-        _heldLog = heldLog;
         _directory = directory;
         Key = key;
-        _parameters = parameters;
-        _log = log;
-        _observer = observer;
-        _filesMade = filesMade;
+        Parameters = parameters;
+        _held = new HeldItems(heldLog, (int)Math.Min(MaxHeldItems, parameters.LayerCapacity(0)));
+        _layers = new LayerChain(directory, parameters, observer);
     }
 
     /// <summary>The filter's directory name (KeyNames).</summary>
@@ -43,14 +52,23 @@ internal sealed partial class NamedFilter : IDisposable
     /// <summary>The filter's key, exactly as clients send it.</summary>
     public byte[] Key { get; }
 
+    public FilterParameters Parameters { get; }
+
     public bool IsClosed { get { lock (_gate) { return _closed; } } }
 
-    public FilterParameters Parameters => _parameters;
+    /// <summary>True once the filter has its directory (a pending filter has none, so a drop has nothing to rename).</summary>
+    public bool IsMaterialized { get { lock (_gate) { return _log is not null; } } }
 
-    /// <summary>IsMaterialized without the lock, for the tick, which holds a lock that adds take under this one's.</summary>
+    /// <summary>IsMaterialized without the lock, for the tick, which takes no filter's lock while it switches control files.</summary>
     public bool HasFiles => Volatile.Read(ref _log) is not null;
 
-    public static string LogPath(string directory) => Path.Combine(directory, DataLayout.DigestLogFile);
+    /// <summary>
+    /// True once the filter held an item, read by the tick without the lock: its items may be in the control file the
+    /// tick leaves, so the tick makes its files. Set before any held digest is recorded, and never cleared.
+    /// </summary>
+    public bool HasHeldItems => _held.Any;
+
+    public static string LogPath(string directory) => FilterDirectory.LogPath(directory);
 
     /// <summary>
     /// Creates a filter in <paramref name="directory"/> (which must not hold one): its directory and log header, not yet
@@ -64,17 +82,24 @@ internal sealed partial class NamedFilter : IDisposable
         return filter;
     }
 
+    /// <summary>
+    /// A filter with no files yet, whose create the caller recorded in the control log: <see cref="Materialize"/> makes
+    /// its directory and log. Until then its first items are held, recorded in <paramref name="heldLog"/> (none without one).
+    /// </summary>
+    public static NamedFilter CreatePending(string directory, byte[] key, FilterParameters parameters, FilterObserver observer, ControlLog? heldLog = null) =>
+        new(directory, key, parameters, observer, heldLog);
+
     /// <summary>Opens the filter in <paramref name="directory"/>: its key, its log, then every layer the log's items reach, each caught up.</summary>
     /// <exception cref="InvalidDataException">The key file or the log's header is damaged.</exception>
     public static NamedFilter Open(string directory, FilterObserver observer)
     {
         byte[] key = KeyFileFormat.ReadKey(directory);
         DigestLog log = DigestLog.Open(LogPath(directory));
-        var filter = new NamedFilter(directory, key, log.Parameters, log, observer);
+        var filter = new NamedFilter(directory, key, log.Parameters, observer, heldLog: null);
         try
         {
-            filter.OpenLayersToEnd();
-            filter.LogOpened(log.EndPosition, durable: true);
+            filter.Opened(log, durable: true);
+            filter._layers.OpenToEnd(log);
             return filter;
         }
         catch
@@ -85,22 +110,14 @@ internal sealed partial class NamedFilter : IDisposable
     }
 
     /// <summary>Items BF.ADD answered 1 for (BF.CARD, "Number of items inserted").</summary>
-    public long Count { get { lock (_gate) { return _closed ? 0 : Items; } } }
-
-    // A pending filter's items are the ones it holds, the queued ones among them.
-    private long Items => _log is null ? HeldCount : _log.Records + _unwritten.Count;
+    public long Count { get { lock (_gate) { return _closed ? 0 : _items; } } }
 
     public (long Capacity, long SizeBytes, int Layers, long Items) Describe()
     {
         lock (_gate)
         {
-            if (_layers.Count == 0)
-            {
-                // Layer 0 exists from BF.RESERVE on, as in RedisBloom, though its file waits for the first add.
-                return (Parameters.LayerCapacity(0), Parameters.LayerOptions(0)?.SizeBytes ?? 0, 1, Items);
-            }
-
-            return (_layers.Sum(l => l.Capacity), _layers.Sum(l => l.SizeBytes), _layers.Count, Items);
+            (long capacity, long sizeBytes, int layers) = _layers.Describe();
+            return (capacity, sizeBytes, layers, _items);
         }
     }
 
@@ -116,7 +133,7 @@ internal sealed partial class NamedFilter : IDisposable
 
             for (int i = 0; i < digests.Length; i++)
             {
-                results[i] = MightExistLocked(digests[i]);
+                results[i] = _held.Contains(digests[i]) || _layers.MightExist(digests[i]);
             }
 
             return true;
@@ -138,41 +155,68 @@ internal sealed partial class NamedFilter : IDisposable
             }
 
             _unwritten.Reserve(digests.Length);
-            AddOutcome outcome = AddOutcome.Done;
             for (; answered < digests.Length; answered++)
             {
                 ulong digest = digests[answered];
-                if (MightExistLocked(digest))
+                if (_held.Contains(digest) || _layers.MightExist(digest))
                 {
                     added[answered] = false;
                     continue;
                 }
 
-                if (_layers.Count == 0)
+                if (_log is null)
                 {
-                    if (TryHold(digest))
+                    if (_held.HasRoom)
                     {
-                        added[answered] = true;
+                        _held.Hold(digest);
+                        added[answered] = Queue(digest);
                         continue;
                     }
 
-                    // Past what a pending filter holds, or with --log-sync always: its directory and log, with the items
-                    // it held, and layer 0's file are made now.
+                    // Past what a pending filter holds, or with --log-sync always: its directory and log, with the
+                    // items it held, are made now.
                     MaterializeLocked();
-                    OpenLayer(0);
                 }
 
-                if (Items >= _layers[^1].Start + _layers[^1].Capacity && (outcome = Grow()) != AddOutcome.Done)
+                if (_layers.Add(digest, _items, _log!) is var outcome and not AddOutcome.Done)
                 {
-                    break;
+                    return outcome;
                 }
 
-                _layers[^1].File.AddHash(digest);
-                _unwritten.Add(digest);
-                added[answered] = true;
+                added[answered] = Queue(digest);
             }
 
-            return outcome;
+            return AddOutcome.Done;
+        }
+    }
+
+    /// <summary>
+    /// Gives a pending filter its directory and log, with the items it holds, and the layers they reach (not durable:
+    /// <see cref="Checkpoint"/> makes them so).
+    /// </summary>
+    /// <exception cref="ObjectDisposedException">The filter was dropped.</exception>
+    public void Materialize()
+    {
+        lock (_gate)
+        {
+            MaterializeLocked();
+        }
+    }
+
+    /// <summary>
+    /// A start gives a pending filter the items the control log recorded for it after its create (already recorded, so
+    /// the first tick makes its files).
+    /// </summary>
+    public void Hold(IEnumerable<ulong> digests)
+    {
+        lock (_gate)
+        {
+            foreach (ulong digest in digests)
+            {
+                _held.Hold(digest);
+            }
+
+            _items = _held.Count;
         }
     }
 
@@ -186,27 +230,33 @@ internal sealed partial class NamedFilter : IDisposable
 
         lock (_checkpointGate)
         {
-            lock (_gate)
+            lock (_writeGate)
             {
-                _closed = true;
-                Dispose();
+                lock (_gate)
+                {
+                    _closed = true;
+                    Dispose();
+                }
             }
         }
     }
 
     public void Dispose()
     {
-        foreach (FilterLayer layer in _layers)
-        {
-            layer.Dispose();
-        }
-
-        _layers.Clear();
+        _layers.Dispose();
         _log?.Dispose();
     }
 
-    /// <summary>Makes the files of a pending filter; <paramref name="tell"/> the store, unless its tick is the caller.</summary>
-    private void MaterializeLocked(bool tell = true)
+    /// <summary>The item is new: it takes the next index, and its digest waits for the log. True, its answer.</summary>
+    private bool Queue(ulong digest)
+    {
+        _unwritten.Add(digest);
+        _items++;
+        return true;
+    }
+
+    /// <summary>Makes the files of a pending filter (the next tick, which asks <see cref="HasFiles"/>, makes them durable).</summary>
+    private void MaterializeLocked()
     {
         ObjectDisposedException.ThrowIf(_closed, this);
         if (_log is not null)
@@ -214,80 +264,12 @@ internal sealed partial class NamedFilter : IDisposable
             return;
         }
 
-        if (HeldCount > 0)
-        {
-            _log = CreateLogOfHeld(); // only a hex-named filter holds items: a long key's has its files from its create
-        }
-        else
-        {
-            Directory.CreateDirectory(_directory);
-            if (!KeyNames.IsHexNamed(Key.Length))
-            {
-                // Before the log, and fsynced: a log whose key is not on the disk would be a filter without a name.
-                WriteKeyFile(Path.Combine(_directory, DataLayout.KeyFile), Key);
-            }
-
-            _log = DigestLog.Create(LogPath(_directory), _parameters);
-        }
-
-        LogOpened(_log.EndPosition, durable: false);
-        if (tell)
-        {
-            _filesMade?.Invoke();
-        }
-    }
-
-    private bool MightExistLocked(ulong digest)
-    {
-        if (IsHeld(digest))
-        {
-            return true;
-        }
-
-        foreach (FilterLayer layer in _layers)
-        {
-            if (layer.File.MightExistHash(digest))
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
-
-    /// <summary>Opens each layer the log's items reach (none for a log without items).</summary>
-    private void OpenLayersToEnd()
-    {
-        long records = _log!.Records;
-        while (records > 0 && (_layers.Count == 0 || _layers[^1].Start + _layers[^1].Capacity < records))
-        {
-            OpenLayer(_layers.Count);
-        }
-    }
-
-    private AddOutcome Grow()
-    {
-        if (Parameters.NonScaling)
-        {
-            return AddOutcome.Full;
-        }
-
-        if (_layers.Count >= FilterParameters.MaxLayers || Parameters.LayerOptions(_layers.Count) is null)
-        {
-            return AddOutcome.CannotGrow;
-        }
-
-        OpenLayer(_layers.Count);
-        return AddOutcome.Done;
-    }
-
-    private void OpenLayer(int layer)
-    {
-        FilterFileOptions options = Parameters.LayerOptions(layer)
-            ?? throw new InvalidDataException($"layer {layer} of '{_directory}' would exceed {FilterParameters.MaxLayerBytes} bytes");
-
-        // No fsync for a new layer file: the digest log rebuilds one that power loss left missing or torn, and a
-        // checkpoint fsyncs whatever it vouches for (docs/daemon-design.md, "Durability").
-        _layers.Add(FilterLayer.Open(_directory, layer, _log!, options, _observer, syncOnCreate: false));
+        DigestLog log = _held.Count > 0
+            ? FilterDirectory.CreateHolding(_directory, Parameters, _held.Order)
+            : FilterDirectory.Create(_directory, Key, Parameters);
+        _unwritten.Clear(); // a pending filter queues only held items, which are in the log now
+        Opened(log, durable: false);
+        _held.Release();
+        _layers.OpenToEnd(log);
     }
 }
