@@ -72,7 +72,7 @@ internal static class DumpCommands
         }
         else
         {
-            problem = context.Store.LoadItems(key, iterator, DumpChunkFormat.ReadItems(data));
+            problem = context.Store.LoadItems(key, iterator, DumpChunkFormat.ReadItems(data), context.Client.Id);
         }
 
         if (problem is null)
@@ -173,7 +173,7 @@ internal static class DumpCommands
 
         try
         {
-            return context.Store.BeginRestore(key, header);
+            return context.Store.BeginRestore(key, header, context.Client.Id);
         }
         catch (IOException failure)
         {
