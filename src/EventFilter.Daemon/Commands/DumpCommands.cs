@@ -175,7 +175,7 @@ internal static class DumpCommands
         {
             return context.Store.BeginRestore(key, header, context.Client.Id);
         }
-        catch (IOException failure)
+        catch (IOException failure) when (failure is not DescriptorLimitException)
         {
             // The restore's files could not be made (a full disk): refused with the reason, as any bad request.
             return $"cannot start the restore: {failure.Message}";

@@ -31,6 +31,7 @@ internal sealed partial class FilterRestores(FilterMap map, string root, FilterO
     private long _restoreCount;
 
     /// <summary>Starts restoring <paramref name="header"/>'s dump into <paramref name="key"/>, which must have no filter; replaces an unfinished restore of the key.</summary>
+    /// <exception cref="DescriptorLimitException">The restore's files would take the descriptors past the limit.</exception>
     public string? Begin(ReadOnlySpan<byte> key, DumpHeader header, long feeder)
     {
         if (map.Find(key) is { } existing)
@@ -46,7 +47,7 @@ internal sealed partial class FilterRestores(FilterMap map, string root, FilterO
 
         if (DescriptorBudget.Refusal("a restore", 1 + StartCheck.DescriptorsPerLayer) is { } refusal)
         {
-            return refusal;
+            throw new DescriptorLimitException(refusal);
         }
 
         // Its files first: a failure to make them (a full disk) leaves any restore under way as it was.
@@ -116,13 +117,9 @@ internal sealed partial class FilterRestores(FilterMap map, string root, FilterO
                 return problem;
             }
 
+            session.Resume(observer);
             try
             {
-                if (session.Resume(observer) is { } refusal)
-                {
-                    return refusal;
-                }
-
                 session.Feeder = feeder;
                 session.Staged!.AppendRestored(items.Digests);
             }

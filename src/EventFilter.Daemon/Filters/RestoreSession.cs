@@ -61,21 +61,21 @@ internal sealed class RestoreSession(byte[] key, string holder, DumpHeader heade
         Staged = null;
     }
 
-    /// <summary>Opens a parked filter again; null when it is open, else why it cannot be (the descriptor limit).</summary>
-    public string? Resume(FilterObserver observer)
+    /// <summary>Opens a parked filter again; nothing to do when it is open.</summary>
+    /// <exception cref="DescriptorLimitException">Its files would take the descriptors past the limit: it stays parked.</exception>
+    public void Resume(FilterObserver observer)
     {
         if (Staged is not null)
         {
-            return null;
+            return;
         }
 
         if (DescriptorBudget.Refusal("a parked restore", 1 + (StartCheck.DescriptorsPerLayer * _parkedLayers)) is { } refusal)
         {
-            return refusal;
+            throw new DescriptorLimitException(refusal);
         }
 
         Staged = NamedFilter.Open(Directory, observer);
-        return null;
     }
 
     // The digest of the last item loaded: the next chunk must say it follows that one.
