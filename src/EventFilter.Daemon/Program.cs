@@ -64,11 +64,13 @@ if (!FilterLifetime.TryOpen(host.Services, out string? problem))
 // docs/daemon.md, "Starting and stopping".
 try
 {
+    // Bound before the host starts: a failure there would be logged by the host with its stack trace.
+    host.Services.GetServices<IHostedService>().OfType<RespListener>().Single().Bind();
     await host.StartAsync();
 }
 catch (Exception e) when (e is IOException or SocketException or UnauthorizedAccessException)
 {
-    // The listener could not bind (RespListener.StartAsync): the filters were opened and are closed again unchanged.
+    // The listener could not bind: the filters were opened and are closed again unchanged.
     Console.Error.WriteLine($"eventfilterd: cannot listen: {e.Message}");
     return 4;
 }

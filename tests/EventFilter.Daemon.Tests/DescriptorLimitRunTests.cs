@@ -6,7 +6,9 @@ namespace EventFilter.Daemon.Tests;
 /// <summary>
 /// A running daemon at its descriptor limit (docs/daemon.md, "Starting and stopping"): new filters and restores are
 /// refused with an error naming RLIMIT_NOFILE, adds to existing filters go on, the daemon keeps answering, DEL frees an
-/// unfinished restore's descriptors, and a restart loses nothing acknowledged.
+/// unfinished restore's descriptors, and a restart loses nothing acknowledged. A refusal is back-pressure, not a storage
+/// failure: its error has no "storage failure" prefix (it had, and each one logged an error and degraded health), it is
+/// warned of once a minute, and health stays as it was.
 /// </summary>
 public sealed class DescriptorLimitRunTests
 {
@@ -35,9 +37,13 @@ public sealed class DescriptorLimitRunTests
 
             Assert.True(made > 5, $"only {made} filters fit");
             Assert.Contains("RLIMIT_NOFILE", Assert.IsType<RespError>(reply).Message, StringComparison.Ordinal);
+            Assert.StartsWith("ERR max number of file descriptors reached", Assert.IsType<RespError>(reply).Message, StringComparison.Ordinal);
+            Assert.StartsWith("ERR max number of file descriptors reached", Assert.IsType<RespError>(client.Call("BF.RESERVE", "another", "0.01", "100")).Message, StringComparison.Ordinal);
             Assert.Equal(0L, client.Call("EXISTS", $"f{made}"));
             Assert.Equal(1L, client.Call("BF.ADD", "f0", "y")); // adds to existing filters go on
             Assert.Equal("PONG", client.Call("PING"));
+            string info = System.Text.Encoding.UTF8.GetString((byte[])client.Call("INFO", "eventfilterd")!);
+            Assert.DoesNotContain("health:degraded", info, StringComparison.Ordinal);
 
             // A restore is refused the same way, and once one fits, DEL of its key frees its descriptors.
             object?[] first = (object?[])client.Call("BF.SCANDUMP", "f0", "0")!;
@@ -50,7 +56,10 @@ public sealed class DescriptorLimitRunTests
             Assert.Equal(0L, client.Call("DEL", "copy")); // an unfinished restore is no key, but goes with its files
             Assert.Empty(Directory.GetDirectories(filters, "*.restore-*"));
             Assert.Equal(1L, client.Call("BF.ADD", "another", "x"));
-            Assert.Equal(0, daemon.Stop());
+            daemon.Terminate();
+            Assert.Equal(0, daemon.WaitForExit(Poll.Bound)); // with its output drained
+            Assert.Single(daemon.Output.Split('\n'), line => line.Contains("DescriptorLimitRefused", StringComparison.Ordinal));
+            Assert.DoesNotContain("CommandStorageFailed", daemon.Output, StringComparison.Ordinal);
         }
 
         using DaemonProcess restarted = DaemonProcess.Start(directory.Path, arguments);

@@ -67,6 +67,23 @@ public sealed class SocketTests
         Assert.Equal("PONG", client.Call("PING"));
     }
 
+    /// <summary>Before, the host logged "Hosting failed to start" with the exception's stack trace before the line.</summary>
+    [Fact]
+    public void A_port_in_use_fails_with_one_line_and_exit_4_no_stack_trace()
+    {
+        using var directory = new TempDirectory();
+        using var taken = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        taken.Start();
+        int port = ((System.Net.IPEndPoint)taken.LocalEndpoint).Port;
+        string socket = Path.Combine(directory.Path, "s.sock");
+        (int exitCode, string output) = DaemonProcess.RunToExit(directory.Path, socket, "--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture));
+        Assert.True(exitCode == 4, $"exit {exitCode}:\n{output}");
+        Assert.Contains("eventfilterd: cannot listen: Address already in use", output, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", output, StringComparison.Ordinal);
+        Assert.DoesNotContain("Hosting failed to start", output, StringComparison.Ordinal);
+        Assert.False(File.Exists(socket), "the socket file it bound first is removed");
+    }
+
     [Fact]
     public void Bad_option_fails_with_a_message_naming_it()
     {

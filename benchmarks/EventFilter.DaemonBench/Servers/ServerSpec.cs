@@ -26,12 +26,13 @@ internal sealed record ServerSpec(string Name, string Description, Dialect Diale
             (data, socket) => (server.Path, [.. PrivateSocket(data, socket), "--appendonly", "yes", "--appendfsync", "everysec"]));
 
     /// <summary>
-    /// RedisBloom loaded into the same redis-server, on its own Unix socket, kept in memory only (no append-only file,
-    /// no snapshots), as a user runs it as a cache of what exists; it gets the same BF.* commands as ours.
+    /// RedisBloom loaded into the same redis-server, on its own Unix socket, with an append-only file fsynced every
+    /// second as Redis's sets have: the durability closest to ours (--log-sync periodic), as a user who keeps what the
+    /// filters hold runs it; it gets the same BF.* commands as ours.
     /// </summary>
     public static ServerSpec RedisBloom(RedisServer server, string module) =>
-        new("redisbloom", $"redis-server {server.Version} with RedisBloom ({module}), no persistence", Dialect.Bloom, KeepsData: false,
-            (data, socket) => (server.Path, [.. PrivateSocket(data, socket), "--appendonly", "no", "--loadmodule", module]));
+        new("redisbloom", $"redis-server {server.Version} with RedisBloom ({module}), appendonly yes, appendfsync everysec, no RDB snapshots", Dialect.Bloom, KeepsData: true,
+            (data, socket) => (server.Path, [.. PrivateSocket(data, socket), "--appendonly", "yes", "--appendfsync", "everysec", "--loadmodule", module]));
 
     // No TCP port, a socket only its owner may open, no RDB snapshots, in the foreground, logging into the data directory.
     private static string[] PrivateSocket(string data, string socket) =>

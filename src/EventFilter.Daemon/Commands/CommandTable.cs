@@ -158,13 +158,20 @@ internal static class CommandTable
 
     /// <summary>
     /// <see cref="Execute"/>, where a storage failure answers this command with an error and is logged: the daemon and
-    /// the other clients, and the other commands of an EXEC, carry on.
+    /// the other clients, and the other commands of an EXEC, carry on. A refusal at the descriptor limit is answered too,
+    /// and only warned of (<see cref="DescriptorLimitWarning"/>).
     /// </summary>
     public static void Run(CommandContext context, RespCommand command)
     {
         try
         {
             Execute(context, command);
+        }
+        catch (Filters.DescriptorLimitException e)
+        {
+            // Expected back-pressure, not a storage failure: health stays as it is.
+            DescriptorLimitWarning.Shared.Refused(context.Logger, e.Message);
+            context.Reply.Error("ERR " + e.Message);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidDataException)
         {

@@ -27,6 +27,12 @@ internal static class ConfigCommand
             ("maxmemory-policy", "noeviction"),
             ("timeout", "0"),
             ("proto-max-bulk-len", Number(new RespLimits().MaxBulkLength)),
+
+            // No snapshots; every acknowledged add is in an append-only log, fsynced as --log-sync says. redis-benchmark
+            // asks for save and appendonly at its start and warns when they are not answered.
+            ("save", ""),
+            ("appendonly", "yes"),
+            ("appendfsync", options.LogSync == LogSync.Always ? "always" : "everysec"),
         ];
 
         var matched = new List<(string Name, string Value)>();

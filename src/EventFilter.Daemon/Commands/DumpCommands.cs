@@ -72,7 +72,7 @@ internal static class DumpCommands
         }
         else
         {
-            problem = context.Store.LoadItems(key, iterator, DumpChunkFormat.ReadItems(data));
+            problem = context.Store.LoadItems(key, iterator, DumpChunkFormat.ReadItems(data), context.Client.Id);
         }
 
         if (problem is null)
@@ -173,9 +173,9 @@ internal static class DumpCommands
 
         try
         {
-            return context.Store.BeginRestore(key, header);
+            return context.Store.BeginRestore(key, header, context.Client.Id);
         }
-        catch (IOException failure)
+        catch (IOException failure) when (failure is not DescriptorLimitException)
         {
             // The restore's files could not be made (a full disk): refused with the reason, as any bad request.
             return $"cannot start the restore: {failure.Message}";

@@ -45,5 +45,8 @@ internal static class DescriptorBudget
     }
 }
 
-/// <summary>A new filter refused for lack of descriptors: its reply is the message; nothing was changed.</summary>
+/// <summary>
+/// A new filter or restore refused for lack of descriptors: back-pressure, not a storage failure. Its reply is
+/// "ERR " and the message, and it is only warned of (Commands/DescriptorLimitWarning.cs); nothing was changed.
+/// </summary>
 internal sealed class DescriptorLimitException(string message) : IOException(message);

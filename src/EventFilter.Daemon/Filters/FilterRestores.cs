@@ -6,10 +6,12 @@ namespace EventFilter.Daemon.Filters;
 /// Restores by BF.LOADCHUNK. The header chunk starts a <see cref="RestoreSession"/> whose filter is filled in a ".tmp"
 /// directory the key does not see; the last chunk makes it durable, moves it into place and only then makes the key
 /// exist, so no client ever sees a half-loaded filter, and a crash mid-restore leaves nothing (a start removes ".tmp"
-/// directories). A refused chunk changes nothing; a failed write abandons the restore. Messages are the error
-/// replies' text after "ERR ". See docs/daemon.md, "Backup and restore".
+/// directories). A refused chunk changes nothing; a failed write abandons the restore. A restore belongs to its key,
+/// not to a connection: when the one that fed it last goes away it is parked, holding no descriptor, and the next chunk
+/// from any connection goes on with it. Messages are the error replies' text after "ERR ". See docs/daemon.md,
+/// "Backup and restore".
 /// </summary>
-internal sealed class FilterRestores(FilterMap map, string root, FilterObserver observer, FilterDurability durability, TimeProvider time)
+internal sealed partial class FilterRestores(FilterMap map, string root, FilterObserver observer, FilterDurability durability, TimeProvider time)
 {
     /// <summary>
     /// An unfinished restore that got no chunk for this long is abandoned, its files and descriptors freed: its client
@@ -28,7 +30,8 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
     private long _restoreCount;
 
     /// <summary>Starts restoring <paramref name="header"/>'s dump into <paramref name="key"/>, which must have no filter; replaces an unfinished restore of the key.</summary>
-    public string? Begin(ReadOnlySpan<byte> key, DumpHeader header)
+    /// <exception cref="DescriptorLimitException">The restore's files would take the descriptors past the limit.</exception>
+    public string? Begin(ReadOnlySpan<byte> key, DumpHeader header, long feeder)
     {
         if (map.Find(key) is { } existing)
         {
@@ -43,15 +46,14 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
 
         if (DescriptorBudget.Refusal("a restore", 1 + StartCheck.DescriptorsPerLayer) is { } refusal)
         {
-            return refusal;
+            throw new DescriptorLimitException(refusal);
         }
 
         // Its files first: a failure to make them (a full disk) leaves any restore under way as it was.
-        string directory = Path.Combine(root, $"{KeyNames.DirectoryName(key)}.restore-{Interlocked.Increment(ref _restoreCount)}{DataLayout.CreatingSuffix}");
-        var session = new RestoreSession(key.ToArray(), directory, header, NamedFilter.Create(directory, key.ToArray(), header.Parameters, observer))
-        {
-            LastUsed = time.GetTimestamp(),
-        };
+        string holder = Path.Combine(root, $"{KeyNames.DirectoryName(key)}.restore-{Interlocked.Increment(ref _restoreCount)}{DataLayout.CreatingSuffix}");
+        var session = new RestoreSession(key.ToArray(), holder, header) { LastUsed = time.GetTimestamp(), Feeder = feeder };
+        session.Staged = NamedFilter.Create(session.Directory, session.Key, header.Parameters, observer);
+
         RestoreSession? replaced;
         lock (_restores)
         {
@@ -74,7 +76,7 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
     }
 
     /// <summary>Loads the next chunk of the key's restore; the last one publishes the filter.</summary>
-    public string? LoadItems(ReadOnlySpan<byte> key, long iterator, DumpItems items)
+    public string? LoadItems(ReadOnlySpan<byte> key, long iterator, DumpItems items, long feeder)
     {
         RestoreSession? session;
         lock (_restores)
@@ -114,9 +116,11 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
                 return problem;
             }
 
+            session.Resume(observer);
             try
             {
-                session.Staged.AppendRestored(items.Digests);
+                session.Feeder = feeder;
+                session.Staged!.AppendRestored(items.Digests);
             }
             catch (IOException failure)
             {
@@ -138,7 +142,7 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
     {
         try
         {
-            session.Staged.Close(checkpoint: true);
+            session.Staged!.Close(checkpoint: true);
             if (durability.Publish(session.Key, session.Directory, session.Header.Parameters, moved: () => session.IsOver = true) is not { } filter)
             {
                 Abandon(session);
@@ -165,6 +169,8 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
             Forget(session);
         }
 
+        // Empty now; a start would remove it (a rename is one step in the file system's journal: never in both places).
+        RemoveFiles(session);
         return null;
     }
 
@@ -178,10 +184,15 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
         }
 
         session.IsOver = true;
-        session.Staged.Close(checkpoint: false);
-        if (Directory.Exists(session.Directory))
+        session.Staged?.Close(checkpoint: false);
+        RemoveFiles(session);
+    }
+
+    private static void RemoveFiles(RestoreSession session)
+    {
+        if (Directory.Exists(session.Holder))
         {
-            Directory.Delete(session.Directory, recursive: true);
+            Directory.Delete(session.Holder, recursive: true);
         }
     }
 
@@ -233,16 +244,18 @@ internal sealed class FilterRestores(FilterMap map, string root, FilterObserver 
     /// <summary>Each sync tick: restores idle past <see cref="IdleLimit"/> are dropped with their files; returns how many.</summary>
     public int AbandonIdle() => AbandonWhere(session => time.GetElapsedTime(session.LastUsed) > IdleLimit);
 
-    private int AbandonWhere(Func<RestoreSession, bool> condition)
+    private RestoreSession[] Sessions()
     {
-        RestoreSession[] sessions;
         lock (_restores)
         {
-            sessions = [.. _restores.Values];
+            return [.. _restores.Values];
         }
+    }
 
+    private int AbandonWhere(Func<RestoreSession, bool> condition)
+    {
         int abandoned = 0;
-        foreach (RestoreSession session in sessions)
+        foreach (RestoreSession session in Sessions())
         {
             lock (session.Gate)
             {

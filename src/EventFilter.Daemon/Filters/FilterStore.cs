@@ -105,10 +105,13 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
     }
 
     /// <summary>Starts restoring a dump into <paramref name="key"/> (BF.LOADCHUNK's header chunk); null when it did, else the error's text.</summary>
-    public string? BeginRestore(ReadOnlySpan<byte> key, DumpHeader header) => _restores!.Begin(key, header);
+    public string? BeginRestore(ReadOnlySpan<byte> key, DumpHeader header, long client) => _restores!.Begin(key, header, client);
 
     /// <summary>Loads the next chunk of the key's restore; the last one publishes the filter.</summary>
-    public string? LoadItems(ReadOnlySpan<byte> key, long iterator, DumpItems items) => _restores!.LoadItems(key, iterator, items);
+    public string? LoadItems(ReadOnlySpan<byte> key, long iterator, DumpItems items, long client) => _restores!.LoadItems(key, iterator, items, client);
+
+    /// <summary>The restores the ended connection <paramref name="client"/> fed last, if any (see <see cref="FilterRestores.Park"/>).</summary>
+    public FilterRestores? RestoresFedBy(long client) => _restores is { } restores && restores.Feeds(client) ? restores : null;
 
     /// <summary>A clean stop: the creates and drops made durable, a last checkpoint of every filter, then close.</summary>
     public void Dispose()

@@ -3,11 +3,13 @@ using EventFilter.Daemon.Formats;
 namespace EventFilter.Daemon.Filters;
 
 /// <summary>
-/// One key being restored by BF.LOADCHUNK: the dump's header, the filter being filled in a directory of its own (a
-/// ".tmp" name, which a start removes), and how far the chunks have come. Chunks are checked against it before
-/// anything is written, so a chunk that is refused leaves the restore where it was. See docs/daemon.md, "Backup and restore".
+/// One key being restored by BF.LOADCHUNK: the dump's header, the filter being filled in a directory of its own, and
+/// how far the chunks have come. Chunks are checked against it before anything is written, so a chunk that is refused
+/// leaves the restore where it was. When the connection that fed it last goes away, the filter is parked: made durable
+/// and closed, so an abandoned restore holds no descriptor, and opened again by the next chunk, from any connection.
+/// See docs/daemon.md, "Backup and restore".
 /// </summary>
-internal sealed class RestoreSession(byte[] key, string directory, DumpHeader header, NamedFilter staged)
+internal sealed class RestoreSession(byte[] key, string holder, DumpHeader header)
 {
     /// <summary>Held while a chunk is checked and loaded: one chunk of a key at a time.</summary>
     public Lock Gate { get; } = new();
@@ -15,12 +17,25 @@ internal sealed class RestoreSession(byte[] key, string directory, DumpHeader he
     /// <summary>The key being restored.</summary>
     public byte[] Key { get; } = key;
 
+    /// <summary>
+    /// The restore's own directory (a ".tmp" name, which a start removes), holding <see cref="Directory"/>: the filter
+    /// is filled under its key's own name, so that <see cref="NamedFilter.Open"/> can open it again after a park.
+    /// </summary>
+    public string Holder { get; } = holder;
+
     /// <summary>Where the filter is filled until its last chunk moves it into place.</summary>
-    public string Directory { get; } = directory;
+    public string Directory { get; } = Path.Combine(holder, KeyNames.DirectoryName(key));
 
     public DumpHeader Header { get; } = header;
 
-    public NamedFilter Staged { get; } = staged;
+    /// <summary>The filter being filled; null while parked (<see cref="Park"/>).</summary>
+    public NamedFilter? Staged { get; set; }
+
+    /// <summary>The id of the connection that sent the last chunk: its disconnect parks the restore.</summary>
+    public long Feeder { get; set; }
+
+    // The layers the filter had when parked: what opening it again takes.
+    private int _parkedLayers;
 
     /// <summary>The chunk expected next; <see cref="DumpHeader.Chunks"/> once all are loaded.</summary>
     public long NextChunk { get; private set; }
@@ -32,6 +47,36 @@ internal sealed class RestoreSession(byte[] key, string directory, DumpHeader he
     public long LastUsed { get; set; }
 
     public bool IsComplete => NextChunk == Header.Chunks;
+
+    /// <summary>Makes the filter durable and closes it, freeing its descriptors (the caller holds <see cref="Gate"/>).</summary>
+    public void Park()
+    {
+        if (Staged is not { } staged)
+        {
+            return;
+        }
+
+        _parkedLayers = staged.Describe().Layers;
+        staged.Close(checkpoint: true);
+        Staged = null;
+    }
+
+    /// <summary>Opens a parked filter again; nothing to do when it is open.</summary>
+    /// <exception cref="DescriptorLimitException">Its files would take the descriptors past the limit: it stays parked.</exception>
+    public void Resume(FilterObserver observer)
+    {
+        if (Staged is not null)
+        {
+            return;
+        }
+
+        if (DescriptorBudget.Refusal("a parked restore", 1 + (StartCheck.DescriptorsPerLayer * _parkedLayers)) is { } refusal)
+        {
+            throw new DescriptorLimitException(refusal);
+        }
+
+        Staged = NamedFilter.Open(Directory, observer);
+    }
 
     // The digest of the last item loaded: the next chunk must say it follows that one.
     private ulong _last;

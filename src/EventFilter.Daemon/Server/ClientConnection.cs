@@ -113,8 +113,35 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
             Release();
             metrics.Disconnected();
             socket.Dispose();
+            ParkRestores();
             ended(this);
         }
+    }
+
+    /// <summary>
+    /// A restore this client fed last is parked, freeing its descriptors: on the thread pool, since parking fsyncs and
+    /// an event thread never waits for the disk. A chunk from another connection meanwhile keeps it open.
+    /// </summary>
+    private void ParkRestores()
+    {
+        if (context.Store.RestoresFedBy(Id) is not { } restores)
+        {
+            return;
+        }
+
+        long id = Id;
+        ThreadPool.QueueUserWorkItem(_ =>
+        {
+            try
+            {
+                restores.Park(id);
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                metrics.Error(DaemonMetrics.Operation.Storage);
+                Log.CommandStorageFailed(logger, e);
+            }
+        });
     }
 
     /// <summary>After a read's replies: the buffers a large request grew go back to their first sizes (<see cref="LargeBuffers"/>).</summary>

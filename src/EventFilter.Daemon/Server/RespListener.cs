@@ -29,10 +29,20 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
     /// <summary>Set once our bind made the socket file: never remove a file another server listens on.</summary>
     private bool _ownsSocketFile;
 
+    /// <summary>
+    /// Binds every socket, once. Program calls it before the host starts, so that a port in use is one line and exit
+    /// code 4, not the host's "startup faulted" entry with a stack trace; StartAsync binds if it did not, then listens.
+    /// Not listening yet: a client that could connect before the host handles SIGTERM could stop it uncleanly.
+    /// </summary>
     /// <exception cref="IOException">Another server listens on the socket.</exception>
     /// <exception cref="SocketException">The socket or the TCP port cannot be bound.</exception>
-    public override Task StartAsync(CancellationToken cancellationToken)
+    public void Bind()
     {
+        if (_sockets.Count > 0)
+        {
+            return;
+        }
+
         SocketEngine.PreferInlineCompletions();
         try
         {
@@ -43,15 +53,28 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
                 var tcp = new Socket(options.BindAddress.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
                 _sockets.Add(tcp);
                 tcp.Bind(new IPEndPoint(options.BindAddress, port));
-                tcp.Listen(512);
             }
         }
         catch
         {
             _sockets.ForEach(s => s.Dispose());
+            _sockets.Clear();
+            if (_ownsSocketFile)
+            {
+                File.Delete(options.SocketPathOrDefault);
+                _ownsSocketFile = false;
+            }
+
             throw;
         }
+    }
 
+    /// <inheritdoc cref="Bind"/>
+    /// <exception cref="SocketException">A socket cannot listen.</exception>
+    public override Task StartAsync(CancellationToken cancellationToken)
+    {
+        Bind();
+        _sockets.ForEach(s => s.Listen(512));
         string tcpText = options.Port is { } p ? $" and tcp:{new IPEndPoint(options.BindAddress, p)}" : "";
         Log.Listening(logger, options.SocketPathOrDefault, tcpText, options.DataDirectory, options.LogSync.ToString().ToLowerInvariant(), options.Password is null ? "none" : "password");
         health.SetListening(true);

@@ -5,6 +5,7 @@ namespace EventFilter.Daemon.Server;
 /// <summary>Binding the Unix-domain socket: a stale file from a killed daemon is replaced; a live one is refused.</summary>
 internal static class UnixSocket
 {
+    /// <summary>Binds the socket with its mode set; the caller listens.</summary>
     public static Socket Bind(string path, UnixFileMode mode)
     {
         string full = Path.GetFullPath(path);
@@ -31,7 +32,6 @@ internal static class UnixSocket
                 File.SetUnixFileMode(full, mode);
             }
 
-            socket.Listen(512);
             return socket;
         }
         catch

@@ -53,4 +53,10 @@ internal static partial class Log
 
     [LoggerMessage(131, LogLevel.Information, "Accepting connections again after {Failures} failed accepts", EventName = "AcceptResumed")]
     public static partial void AcceptResumed(ILogger logger, int failures);
+
+    [LoggerMessage(132, LogLevel.Warning, "Out of file descriptors (RLIMIT_NOFILE {Limit}): each new client is accepted on a reserve descriptor, answered \"ERR max number of file descriptors reached\" and closed; the socket keeps listening (raise LimitNOFILE or serve fewer filters or clients)", EventName = "AcceptOverLimit")]
+    public static partial void AcceptOverLimit(ILogger logger, long limit);
+
+    [LoggerMessage(133, LogLevel.Warning, "New filters or restores refused at the file-descriptor limit: {Refusals} since the last warning (one a minute at most); the last: {Reason}", EventName = "DescriptorLimitRefused")]
+    public static partial void DescriptorLimitRefused(ILogger logger, long refusals, string reason);
 }
