@@ -65,6 +65,12 @@ public sealed class StreamExistenceFilterOptions
     /// </summary>
     internal int CatchUpThreads { get; init; } = Environment.ProcessorCount;
 
+    /// <summary>
+    /// Whether a catch-up on more than one thread reads the next batch while it adds the current one (docs/design.md,
+    /// "Hot path"). False reads between batches, as on one thread: for the <c>scale</c> experiment's same-run comparison.
+    /// </summary>
+    internal bool CatchUpReadAhead { get; init; } = true;
+
     /// <summary>How a catch-up adds what it reads; the others are for same-run comparisons. The default value is by region.</summary>
     internal Durability.CatchUpAdds CatchUpAdds { get; init; } = Durability.CatchUpAdds.Regions;
 

@@ -17,7 +17,7 @@ public static partial class ScaleExperiment
         var options = new StreamExistenceFilterOptions
         {
             DataDirectory = directory, SizeBytes = size, CatchUpCheckpointRecords = long.MaxValue,
-            CatchUpThreads = path.Threads, CatchUpAdds = path.Adds,
+            CatchUpThreads = path.Threads, CatchUpAdds = path.Adds, CatchUpReadAhead = path.ReadAhead,
         };
         try
         {
