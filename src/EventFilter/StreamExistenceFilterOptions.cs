@@ -60,8 +60,8 @@ public sealed class StreamExistenceFilterOptions
     internal IProgress<CatchUpProgress>? CatchUpProgress { get; init; }
 
     /// <summary>
-    /// The most threads a catch-up adds a large batch with, its own included (docs/design.md, "Hot path"). A host that
-    /// must leave cores to its own work caps it. The default value is <see cref="Environment.ProcessorCount"/>.
+    /// The most threads a catch-up adds a large batch with, its own included (docs/design.md, "Hot path"). Internal: the
+    /// <c>scale</c> experiment and tests set it; a host cannot cap it yet. The default value is <see cref="Environment.ProcessorCount"/>.
     /// </summary>
     internal int CatchUpThreads { get; init; } = Environment.ProcessorCount;
 

@@ -46,22 +46,25 @@ public static partial class TargetsExperiment
         StreamNames hits = StreamNames.Hits(), misses = StreamNames.Misses();
         (Timing lookupInCache, Timing lookupInCacheString) = LookupsInCache(hits);
 
+        // Each 256 MiB row is judged against the chase walked between its own rounds (PairedChase).
+        using var paired = new PairedChase(OutOfCache);
         Timing miss, missString, batch;
         using (FilterFile loaded = LoadedFilters.OpenShared(OutOfCache))
         {
-            miss = Time(() => NameLoops.CountMaybe(loaded, misses.Utf8)) / misses.Count;
-            missString = Time(() => NameLoops.CountMaybe(loaded, misses.Strings)) / misses.Count;
+            miss = Time(() => NameLoops.CountMaybe(loaded, misses.Utf8), chase: paired) / misses.Count;
+            missString = Time(() => NameLoops.CountMaybe(loaded, misses.Strings), chase: paired) / misses.Count;
             bool[] results = new bool[misses.Count];
-            batch = Time(() => { loaded.MightExistBatch(misses.Packed, misses.Lengths, results); return 0; }) / misses.Count;
+            batch = Time(() => { loaded.MightExistBatch(misses.Packed, misses.Lengths, results); return 0; }, chase: paired) / misses.Count;
         }
 
         small = Math.Min(small, ChaseNs(InCache));
         large = Math.Min(large, ChaseNs(OutOfCache));
-        (Timing add, Timing addBatch) = AddsOutOfCache();
-        (double catchUpReady, double catchUpWhole) = CatchUp();
+        (Timing add, Timing addBatch) = AddsOutOfCache(paired);
+        (double catchUpReady, double catchUpWhole) = CatchUp(paired);
+        double catchUpChase = paired.TakeFastest();
 
-        // The chases again in the middle and at the end: each baseline is the fastest of its three, so a neighbour's
-        // burst during one of them does not move every ratio of the run.
+        // The chases again in the middle and at the end: the in-cache baseline is the fastest of its three, so a
+        // neighbour's burst during one of them does not move every ratio of the run.
         small = Math.Min(small, ChaseNs(InCache));
         large = Math.Min(large, ChaseNs(OutOfCache));
         cases.Add(Case("might_exist_in_cache_utf8", lookupInCache, InCacheChase, small, Goals.LookupInCache));
@@ -72,8 +75,8 @@ public static partial class TargetsExperiment
         cases.Add(Case("might_exist_miss_256mb_one_call", miss, LargeChase, large, Goals.LookupOutOfCache));
         cases.Add(Case("might_exist_batch_256mb", batch, LargeChase, large, Goals.LookupBatch));
         cases.Add(Case("add_batch_of_new_names_256mb", addBatch, LargeChase, large, Goals.AddBatch));
-        cases.Add(Case("string_forms_out_of_cache", missString, "utf8_miss_256mb", miss, Goals.StringForm));
-        cases.Add(Case("catch_up_into_256mb_from_an_in_memory_log", new Timing(catchUpReady, catchUpReady, catchUpReady), LargeChase, large, Goals.CatchUp));
+        cases.Add(Case("string_forms_out_of_cache", missString with { Chase = null }, "utf8_miss_256mb", miss, Goals.StringForm));
+        cases.Add(Case("catch_up_into_256mb_from_an_in_memory_log", new Timing(catchUpReady, catchUpReady, catchUpReady, catchUpChase), LargeChase, large, Goals.CatchUp));
         foreach (JsonNode? mode in writerModes)
         {
             Rebase(mode!, small);
@@ -84,6 +87,7 @@ public static partial class TargetsExperiment
             ["cases"] = cases,
             ["writer_modes"] = writerModes,
             ["catch_up_with_final_checkpoint_ns_per_name"] = Math.Round(catchUpWhole, 1),
+            ["chase_256mib_between_cases_ns"] = Math.Round(large, 1), // three fresh buffers, for reference: no row is judged by it
             ["load_average"] = new JsonArray(File.ReadAllText("/proc/loadavg").Split(' ').Take(3).Select(v => (JsonNode)double.Parse(v, CultureInfo.InvariantCulture)).ToArray()),
         };
         if (jsonPath is not null)
@@ -107,12 +111,15 @@ public static partial class TargetsExperiment
     private const string InCacheChase = "chase_256kib", LargeChase = "chase_256mib";
 
     /// <summary>A case: its figure (the fastest round), the baseline it is judged against, and the goal as a ratio to that baseline.</summary>
-    private static JsonObject Case(string name, Timing timing, string baseline, double baselineNs, double goalRatio) => new()
+    private static JsonObject Case(string name, Timing timing, string baseline, double baselineNs, double goalRatio) => Case(name, timing, baseline, timing.Chase ?? baselineNs, goalRatio, paired: timing.Chase is not null);
+
+    private static JsonObject Case(string name, Timing timing, string baseline, double baselineNs, double goalRatio, bool paired) => new()
     {
         ["name"] = name,
         ["ns_per_op"] = Math.Round(timing.Min, 1),
         ["baseline"] = baseline,
         ["baseline_ns"] = Math.Round(baselineNs, 1),
+        ["baseline_between_rounds"] = paired,
         ["ratio"] = Math.Round(timing.Min / baselineNs, 3),
         ["goal_ratio"] = goalRatio,
         ["met"] = timing.Min <= goalRatio * baselineNs,
@@ -145,138 +152,8 @@ public static partial class TargetsExperiment
         return Time(() => (int)chase.Walk(Steps)) / Steps;
     }
 
-    /// <summary>
-    /// The in-cache lookups, UTF-8 and string, each the fastest of <see cref="Placements"/> placements: a fresh filter
-    /// (new pages) and fresh copies of its names each time. Filter and names fill a third of the L2, and in about one
-    /// process in eight their pages fell so that the UTF-8 lookup took 20 ns instead of 12 for all its rounds, the
-    /// chase in the same process unmoved; a placement is what the code does not choose, so the fastest is its cost.
-    /// </summary>
-    private static (Timing Utf8, Timing String) LookupsInCache(StreamNames hits)
-    {
-        // All held at once: pages freed by one placement would be the next one's, the kernel reusing the freed first.
-        FilterFile[] filters = Enumerable.Range(0, Placements).Select(placement => InCacheFilterHolding(hits, placement)).ToArray();
-        byte[][][] utf8 = filters.Select(_ => hits.Utf8[..CacheNames].Select(name => name.ToArray()).ToArray()).ToArray();
-        string[][] strings = filters.Select(_ => hits.Strings[..CacheNames].Select(name => new string(name)).ToArray()).ToArray();
-        Timing? bestUtf8 = null, bestString = null;
-        for (int p = 0; p < Placements; p++)
-        {
-            FilterFile cached = filters[p];
-            byte[][] utf8Names = utf8[p];
-            string[] stringNames = strings[p];
-            Timing byUtf8 = Time(() => Repeat(CacheRepeats, () => NameLoops.CountMaybe(cached, utf8Names))) / (CacheNames * CacheRepeats);
-            Timing byString = Time(() => Repeat(CacheRepeats, () => NameLoops.CountMaybe(cached, stringNames))) / (CacheNames * CacheRepeats);
-            bestUtf8 = bestUtf8 is { } u && u.Min <= byUtf8.Min ? u : byUtf8;
-            bestString = bestString is { } b && b.Min <= byString.Min ? b : byString;
-        }
-
-        foreach (FilterFile filter in filters)
-        {
-            filter.Dispose();
-        }
-
-        return (bestUtf8!.Value, bestString!.Value);
-    }
-
-    /// <summary>The in-cache filter at design load (one name per line) whose names include the first cached hits.</summary>
-    private static FilterFile InCacheFilterHolding(StreamNames hits, int placement)
-    {
-        string path = BenchmarkDirectory.Scratch($"targets-in-cache-{placement}.filter");
-        FilterFile filter = FilterFile.Create(path, LoadedFilters.Options(InCache));
-        filter.AddBatch(hits.Packed.AsSpan(0, (int)filter.LineCount * StreamNames.NameLength), hits.Lengths.AsSpan(0, (int)filter.LineCount));
-        return filter;
-    }
-
-    /// <summary>
-    /// New names into a fresh in-cache filter, by one thread or by two at once, each with its own names: nanoseconds per
-    /// add per thread, the fastest round. With two writers a round counts only if they added at the same time for
-    /// nearly all of it (<see cref="Contended"/>): a round is a quarter of a millisecond, and on two vCPUs with other
-    /// work one writer was often done before the other began, which timed two single writers, not contention.
-    /// </summary>
-    private static Timing AddInCache(int writers, WriterMode mode = WriterMode.StripeLock)
-    {
-        using var modes = new Peers.LineWriterModes(InCache);
-        const int PerWriter = 8_192;
-        var pools = Enumerable.Range(0, writers).Select(w => new StreamNames($"wrtr{w:D2}", PerWriter)).ToArray();
-        var touch = new StreamNames("touchs", 16_384);
-        int generation = 0;
-        var times = new List<double>();
-        long[] began = new long[writers], ended = new long[writers];
-        var warm = Stopwatch.StartNew();
-        for (int round = 0; times.Count < InCacheAddRounds && round < InCacheAddRounds * MaxTriesPerRound; round++)
-        {
-            string path = BenchmarkDirectory.Scratch($"targets-add-{writers}-{round % 2}.filter");
-            using (FilterFile filter = FilterFile.Create(path, LoadedFilters.Options(InCache)))
-            {
-                modes.Clear();
-                touch.SetGeneration(++generation);
-                foreach (StreamNames pool in pools)
-                {
-                    pool.SetGeneration(generation);
-                }
-
-                int arrived = 0;
-                void Write(int w)
-                {
-                    // Each writer first writes every page itself, untimed: the lines are then in its own cache, as
-                    // "in cache" means, and no copy-on-write fault is timed.
-                    AddAll(filter, modes, mode, touch.Utf8);
-
-                    // Spin, not block, until every writer is here: all of them are then on a core when they start,
-                    // where a blocking barrier's wake-up took longer than the round.
-                    Interlocked.Increment(ref arrived);
-                    while (Volatile.Read(ref arrived) < writers)
-                    {
-                        Thread.SpinWait(16);
-                    }
-
-                    began[w] = Stopwatch.GetTimestamp();
-                    AddAll(filter, modes, mode, pools[w].Utf8);
-                    ended[w] = Stopwatch.GetTimestamp();
-                }
-
-                if (writers == 1)
-                {
-                    Write(0); // on this thread, which wrote the names too: one writer is the plain case
-                }
-                else
-                {
-                    var threads = Enumerable.Range(0, writers).Select(w => new Thread(() => Write(w))).ToArray();
-                    foreach (Thread thread in threads)
-                    {
-                        thread.Start();
-                    }
-
-                    // Join blocks without spinning: a spinning waiter would take a writer's core.
-                    foreach (Thread thread in threads)
-                    {
-                        thread.Join();
-                    }
-                }
-            }
-
-            if (warm.Elapsed >= WarmUp && (writers == 1 || Contended(began, ended)))
-            {
-                times.Add(Enumerable.Range(0, writers).Average(w => Stopwatch.GetElapsedTime(began[w], ended[w]).TotalNanoseconds) / PerWriter);
-            }
-
-            BenchmarkDirectory.DeleteQuietly(path);
-        }
-
-        return times.Count > 0 ? Timing.Of(times) : throw new InvalidOperationException($"No round of {writers} writers added at the same time in {InCacheAddRounds * MaxTriesPerRound} tries: the machine is too busy for this case.");
-    }
-
-    /// <summary>Rounds tried per round counted, at most, for a case whose rounds may not count (<see cref="Contended"/>).</summary>
-    private const int MaxTriesPerRound = 20;
-
-    /// <summary>True when every writer's timed span overlapped all the others' for at least 90% of its length.</summary>
-    private static bool Contended(long[] began, long[] ended)
-    {
-        long together = ended.Min() - began.Max();
-        return Enumerable.Range(0, began.Length).All(w => together >= 0.9 * (ended[w] - began[w]));
-    }
-
     /// <summary>New names into a 256 MiB filter at design load, one call per name and in batches, after a warm-up that wrote every page once.</summary>
-    private static (Timing Add, Timing AddBatch) AddsOutOfCache()
+    private static (Timing Add, Timing AddBatch) AddsOutOfCache(PairedChase paired)
     {
         using FilterFile filter = LoadedFilters.OpenCopy(OutOfCache, "targets-add-256.filter");
         var names = new StreamNames("signup");
@@ -292,13 +169,13 @@ public static partial class TargetsExperiment
             }
 
             return 0;
-        }) / names.Count;
+        }, chase: paired) / names.Count;
         Timing batch = Time(() =>
         {
             names.SetGeneration(++generation);
             filter.AddBatch(names.Packed, names.Lengths);
             return 0;
-        }) / names.Count;
+        }, chase: paired) / names.Count;
         string path = filter.Path;
         filter.Dispose();
         BenchmarkDirectory.DeleteQuietly(path);
@@ -310,7 +187,7 @@ public static partial class TargetsExperiment
     /// filter answers "definitely not" from then on), and to the end of <c>CatchUpAsync</c>, its final checkpoint
     /// (about 180 MB written and fsynced) included. The fastest of 3 rounds after a warm-up round.
     /// </summary>
-    private static (double Ready, double WithCheckpoint) CatchUp()
+    private static (double Ready, double WithCheckpoint) CatchUp(PairedChase paired)
     {
         var log = new PackedNameLog(Enumerable.Range(0, CatchUpNames).Select(i => Encoding.UTF8.GetBytes($"catchup-{i:D10}-7f3c4e8a9c6f5b3d2f1c9a7e0001a2b3-stream")).ToArray());
         const int Rounds = 3;
@@ -330,6 +207,7 @@ public static partial class TargetsExperiment
                 {
                     ready[round] = toReady;
                     whole[round] = Stopwatch.GetElapsedTime(started).TotalNanoseconds;
+                    paired.Walk();
                 }
             }
 
