@@ -60,10 +60,16 @@ public sealed class StreamExistenceFilterOptions
     internal IProgress<CatchUpProgress>? CatchUpProgress { get; init; }
 
     /// <summary>
-    /// The most threads a catch-up adds a large batch with, its own included (docs/design.md, "Hot path"). A host that
-    /// must leave cores to its own work caps it. The default value is <see cref="Environment.ProcessorCount"/>.
+    /// The most threads a catch-up adds a large batch with, its own included (docs/design.md, "Hot path"). Internal: the
+    /// <c>scale</c> experiment and tests set it; a host cannot cap it yet. The default value is <see cref="Environment.ProcessorCount"/>.
     /// </summary>
     internal int CatchUpThreads { get; init; } = Environment.ProcessorCount;
+
+    /// <summary>
+    /// Whether a catch-up on more than one thread reads the next batch while it adds the current one (docs/design.md,
+    /// "Hot path"). False reads between batches, as on one thread: for the <c>scale</c> experiment's same-run comparison.
+    /// </summary>
+    internal bool CatchUpReadAhead { get; init; } = true;
 
     /// <summary>How a catch-up adds what it reads; the others are for same-run comparisons. The default value is by region.</summary>
     internal Durability.CatchUpAdds CatchUpAdds { get; init; } = Durability.CatchUpAdds.Regions;

@@ -22,9 +22,10 @@ public static partial class TargetsExperiment
 
     /// <summary>
     /// Runs <paramref name="body"/> untimed for at least <see cref="WarmUp"/> (so the JIT has moved the hot path to
-    /// its optimised tier, as BenchmarkDotNet's warm-up does), then <paramref name="rounds"/> times.
+    /// its optimised tier, as BenchmarkDotNet's warm-up does), then <paramref name="rounds"/> times, each round followed
+    /// by a walk of <paramref name="chase"/> when given: the case's baseline is then the fastest of those walks.
     /// </summary>
-    private static Timing Time(Func<int> body, int rounds = Rounds)
+    private static Timing Time(Func<int> body, int rounds = Rounds, PairedChase? chase = null)
     {
         var warm = Stopwatch.StartNew();
         do
@@ -39,13 +40,17 @@ public static partial class TargetsExperiment
             long started = Stopwatch.GetTimestamp();
             GC.KeepAlive(body());
             ns[r] = Stopwatch.GetElapsedTime(started).TotalNanoseconds;
+            chase?.Walk();
         }
 
-        return Timing.Of(ns);
+        return Timing.Of(ns) with { Chase = chase?.TakeFastest() };
     }
 
-    /// <summary>The rounds of one case: the fastest is the figure; the median and the spread show how steady it was.</summary>
-    private readonly record struct Timing(double Median, double Min, double Max)
+    /// <summary>
+    /// The rounds of one case: the fastest is the figure; the median and the spread show how steady it was. Chase is
+    /// the fastest walk of the case's paired chase (<see cref="PairedChase"/>), in ns per step, when it had one.
+    /// </summary>
+    private readonly record struct Timing(double Median, double Min, double Max, double? Chase = null)
     {
         public static Timing Of(IList<double> rounds)
         {
@@ -53,8 +58,55 @@ public static partial class TargetsExperiment
             return new Timing(sorted[sorted.Length / 2], sorted[0], sorted[^1]);
         }
 
-        public static Timing operator /(Timing timing, double by) => new(timing.Median / by, timing.Min / by, timing.Max / by);
+        public static Timing operator /(Timing timing, double by) => new(timing.Median / by, timing.Min / by, timing.Max / by, timing.Chase);
 
         public static implicit operator double(Timing timing) => timing.Min;
+    }
+
+    /// <summary>
+    /// The 256 MiB baseline taken between a case's rounds: three chase buffers (three placements), one walked after
+    /// each round in turn. A 256 MiB row's ratio is then its fastest round over the fastest walk of the same minutes:
+    /// other work on the machine slows a chain of dependent misses more than the rows' overlapped ones, and with the
+    /// baseline taken at other moments of the run the ratios of two runs moved apart with it.
+    /// </summary>
+    private sealed class PairedChase : IDisposable
+    {
+        private const int Steps = 1 << 18;
+        private readonly Baseline.PointerChaseBuffer[] _buffers;
+        private int _next;
+        private double _fastest = double.MaxValue;
+
+        public PairedChase(long bytes, int placements = 3)
+        {
+            _buffers = Enumerable.Range(0, placements).Select(_ => new Baseline.PointerChaseBuffer(bytes, hugePages: false)).ToArray();
+            foreach (Baseline.PointerChaseBuffer buffer in _buffers)
+            {
+                GC.KeepAlive(buffer.Walk(Steps)); // the walk compiled and each buffer walked once before any timed walk
+            }
+        }
+
+        public void Walk()
+        {
+            Baseline.PointerChaseBuffer buffer = _buffers[_next++ % _buffers.Length];
+            long started = Stopwatch.GetTimestamp();
+            GC.KeepAlive(buffer.Walk(Steps));
+            _fastest = Math.Min(_fastest, Stopwatch.GetElapsedTime(started).TotalNanoseconds / Steps);
+        }
+
+        /// <summary>The fastest walk since the last call, ns per step.</summary>
+        public double TakeFastest()
+        {
+            double fastest = _fastest;
+            _fastest = double.MaxValue;
+            return fastest;
+        }
+
+        public void Dispose()
+        {
+            foreach (Baseline.PointerChaseBuffer buffer in _buffers)
+            {
+                buffer.Dispose();
+            }
+        }
     }
 }

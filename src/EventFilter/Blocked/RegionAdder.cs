@@ -23,7 +23,7 @@ internal sealed class RegionAdder : IDisposable
     private readonly bool _partition;
     private readonly int[][] _counts;
     private readonly int[][] _offsets;
-    private readonly (int Start, int End)[] _owned;
+    private readonly (int Start, int Turn, int End)[] _owned;
     private readonly Action<int> _hashStep, _scatterStep, _addStep;
     private WorkerGang? _gang;
     private ulong[] _hashes = [];
@@ -49,7 +49,7 @@ internal sealed class RegionAdder : IDisposable
             _offsets[t] = new int[_maxThreads * MaxRegions];
         }
 
-        _owned = new (int, int)[_maxThreads];
+        _owned = new (int, int, int)[_maxThreads];
         _hashStep = HashAndCount;
         _scatterStep = Scatter;
         _addStep = AddOwned;
@@ -148,6 +148,11 @@ internal sealed class RegionAdder : IDisposable
                 _owned[t].Start = next;
             }
 
+            if (b == (t * _regions) + FirstRegion(t))
+            {
+                _owned[t].Turn = next;
+            }
+
             for (int other = 0; other < _threads; other++)
             {
                 if (other == t)
@@ -172,8 +177,18 @@ internal sealed class RegionAdder : IDisposable
         }
     }
 
-    // Step 3: add the buckets this participant owns, region by region.
-    private void AddOwned(int t) => _lines!.AddGrouped(_grouped.AsSpan(_owned[t].Start, _owned[t].End - _owned[t].Start));
+    // Step 3: add the buckets this participant owns, region by region, from its first region round to the one before.
+    private void AddOwned(int t)
+    {
+        (int start, int turn, int end) = _owned[t];
+        _lines!.AddGrouped(_grouped.AsSpan(turn, end - turn));
+        _lines.AddGrouped(_grouped.AsSpan(start, turn - start));
+    }
+
+    // Where participant t starts its walk of the regions: each in its own part of the file, so that no two walk the
+    // same region at once. Their lines are disjoint anyway, but a word of changed-line marks covers 64 lines and a
+    // cache line of them 512: in one region at the same time, two threads would pass those back and forth.
+    private int FirstRegion(int t) => (int)((long)_regions * t / _threads);
 
     private int Bucket(ulong hash)
     {

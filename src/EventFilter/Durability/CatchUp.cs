@@ -49,12 +49,28 @@ internal sealed class CatchUp
     /// </remarks>
     public async Task<CatchUpProgress> RunAsync(CheckpointedFilter target, CancellationToken cancellationToken, long coverTo = 0, Action<CatchUpProgress>? caughtUp = null)
     {
+        bool pipeline = _options.CatchUpAdds == CatchUpAdds.Pipeline;
+        var reads = new ReadAhead(
+            _log,
+            () => pipeline ? new StreamNameBatch() : RegionAdder.BatchFor(target.File.LineCount),
+            enabled: !pipeline && _options.CatchUpThreads > 1 && _options.CatchUpReadAhead);
+        try
+        {
+            return await RunAsync(target, reads, cancellationToken, coverTo, caughtUp).ConfigureAwait(false);
+        }
+        finally
+        {
+            await reads.StopAsync().ConfigureAwait(false); // no read of the log may outlive the catch-up
+        }
+    }
+
+    private async Task<CatchUpProgress> RunAsync(CheckpointedFilter target, ReadAhead reads, CancellationToken cancellationToken, long coverTo, Action<CatchUpProgress>? caughtUp)
+    {
         CatchUpProgress? done = null;
         Volatile.Write(ref _coverTo, coverTo);
         long start = target.DurablePosition;
         Volatile.Write(ref _position, start);
         bool pipeline = _options.CatchUpAdds == CatchUpAdds.Pipeline;
-        var batch = pipeline ? new StreamNameBatch() : RegionAdder.BatchFor(target.File.LineCount);
         using var adder = new RegionAdder(_options.CatchUpThreads, partition: _options.CatchUpAdds == CatchUpAdds.Regions);
         var reporter = new CatchUpReporter(target.File.Path, start, Report);
         var watch = new LogWatch(target.File.Path, _observer, _options.TimeProvider, _options.LogPatience);
@@ -65,7 +81,7 @@ internal sealed class CatchUp
         {
             cancellationToken.ThrowIfCancellationRequested();
             long epoch = target.Epoch;
-            ApplyTruncation(end);
+            ApplyTruncation(end, reads);
             if (Position >= end.Value)
             {
                 end.Sample();
@@ -99,9 +115,8 @@ internal sealed class CatchUp
                 continue;
             }
 
-            batch.Clear();
             long from = Position;
-            await _log.ReadAsync(from, batch, cancellationToken).ConfigureAwait(false);
+            StreamNameBatch batch = await reads.ReadAsync(from, cancellationToken).ConfigureAwait(false);
             if (batch.NextPosition <= from)
             {
                 // Nothing read, or positions that do not increase: either way the log owes records below its end.
@@ -127,6 +142,11 @@ internal sealed class CatchUp
             {
                 // Before the first batch's adds, so that they too find their pages' private copies made.
                 target.File.ExpectAdds(EstimateNames(batch.Count, from, batch.NextPosition, end.Value), pipeline ? 1 : _options.CatchUpThreads);
+            }
+
+            if (batch.NextPosition < end.Value)
+            {
+                reads.Start(batch.NextPosition, cancellationToken); // the next batch is read while this one is added
             }
 
             Add(target.File, batch, adder);
@@ -211,13 +231,15 @@ internal sealed class CatchUp
         _options.CatchUpProgress?.Report(progress);
     }
 
-    private void ApplyTruncation(LogEnd end)
+    private void ApplyTruncation(LogEnd end, ReadAhead reads)
     {
         long truncatedTo = Interlocked.Exchange(ref _truncatedTo, long.MaxValue);
         if (truncatedTo == long.MaxValue)
         {
             return;
         }
+
+        reads.Drop(); // a batch read before the cut may hold records past it
 
         end.Truncated(truncatedTo);
         if (truncatedTo < Position)
