@@ -1,5 +1,3 @@
-using EventFilter.Durability;
-
 namespace EventFilter.Tests.Durability;
 
 /// <summary>
