@@ -142,6 +142,7 @@ public sealed class DaemonProcess : IDisposable
     {
         Terminate();
         Assert.True(_process.WaitForExit(StartTimeout), $"the daemon did not stop on SIGTERM:\n{Output}");
+        _process.WaitForExit(); // drains the redirected output, so Output is whole once Stop returns
         return _process.ExitCode;
     }
 
