@@ -22,7 +22,7 @@ internal sealed record BenchSettings
           --no-redis                      leave Redis's sets out
           --redisbloom PATH               RedisBloom's module (redisbloom.so): adds the RedisBloom column; without it the column is left out
           --only TEXT                     only the rows whose name contains TEXT
-          --data DIR                      where the servers' data directories go (default $TMPDIR)
+          --data DIR                      where the servers' data go: a new directory in DIR, deleted at the end (default $TMPDIR)
         """;
 
     public bool Quick { get; init; }

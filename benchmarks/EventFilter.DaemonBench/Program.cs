@@ -52,7 +52,9 @@ catch (InvalidOperationException error)
 (ServerSpec? redis, string? redisSkipped) = ServerLocator.Redis(settings, root);
 (ServerSpec? redisBloom, string? redisBloomSkipped) = ServerLocator.RedisBloom(settings, root);
 string? redisBenchmark = ServerLocator.RedisBenchmark(settings, root);
-string dataRoot = settings.DataRoot ?? Path.Combine(Path.GetTempPath(), $"eventfilter-daemonbench-{Environment.ProcessId}");
+// A directory of its own under --data (or the temporary directory), the only thing the run deletes at its end: the
+// directory given may hold the caller's files.
+string dataRoot = Path.Combine(settings.DataRoot ?? Path.GetTempPath(), $"eventfilter-daemonbench-{Environment.ProcessId}");
 Console.WriteLine($"eventfilterd: {ours.Description}");
 Console.WriteLine($"Redis: {redis?.Description ?? "skipped: " + redisSkipped}");
 Console.WriteLine($"RedisBloom: {redisBloom?.Description ?? "left out: " + redisBloomSkipped}");
