@@ -50,7 +50,7 @@ internal sealed partial class NamedFilter
     /// fsyncs the log, outside the locks: one fsync covers every add any connection wrote before it, so pipelined and
     /// concurrent adds share it (group commit). Throws ObjectDisposedException when the filter was deleted meanwhile.
     /// </summary>
-    public void SyncLog() => Volatile.Read(ref _log)?.Sync();
+    public void SyncLog() => PublishedLog?.Sync();
 
     /// <summary>
     /// Syncs the log if anything was added since the last time, and checkpoints every layer at its end when
@@ -68,7 +68,7 @@ internal sealed partial class NamedFilter
             lock (_writeGate)
             {
                 // A pending filter has nothing to sync: the store's tick materializes it first (FilterStore.SyncDirectories).
-                if (_closed || Volatile.Read(ref _log) is not { } open)
+                if (_closed || PublishedLog is not { } open)
                 {
                     return;
                 }
@@ -179,7 +179,7 @@ internal sealed partial class NamedFilter
             lock (_gate)
             {
                 _layers.AddRestored(digests, _items, _log!);
-                _items += digests.Length;
+                CountRestored(digests.Length);
             }
 
             _log!.Append(digests);
@@ -194,8 +194,7 @@ internal sealed partial class NamedFilter
     {
         _synced = _checkpointed = log.EndPosition;
         _durable = durable;
-        _items = log.Records;
-        Volatile.Write(ref _log, log);
+        Publish(log);
     }
 
     /// <summary>Under _writeGate: what a failed write left, then everything queued, each to the log it was taken for.</summary>

@@ -255,6 +255,19 @@ internal sealed partial class NamedFilter : IDisposable
         return true;
     }
 
+    /// <summary>Under the add lock: restored items take the next indexes (their digests go to the log directly).</summary>
+    private void CountRestored(int items) => _items += items;
+
+    /// <summary>The log once <see cref="Publish"/> set it, read without the lock.</summary>
+    private DigestLog? PublishedLog => Volatile.Read(ref _log);
+
+    /// <summary>The opened log counts the items and is published last, for readers that take no lock.</summary>
+    private void Publish(DigestLog log)
+    {
+        _items = log.Records;
+        Volatile.Write(ref _log, log);
+    }
+
     /// <summary>Makes the files of a pending filter (the next tick, which asks <see cref="HasFiles"/>, makes them durable).</summary>
     private void MaterializeLocked()
     {
