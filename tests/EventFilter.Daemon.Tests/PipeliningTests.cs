@@ -58,4 +58,31 @@ public sealed class PipeliningTests(DaemonFixture fixture) : IClassFixture<Daemo
         Assert.True(client.IsClosedByServer());
         Assert.Equal("PONG", other.Call("PING"));
     }
+
+    [Fact]
+    public async Task Replies_larger_than_the_socket_buffers_arrive_whole_and_in_order_as_the_client_reads()
+    {
+        // About 4 MB of replies, many times the socket's buffers: the daemon must wait for room to send, reading no more
+        // meanwhile, while the client is still writing the rest of the batch.
+        using RespClient client = fixture.Connect();
+        object[] items = [.. Enumerable.Range(0, 500).Select(i => (object)$"big-{i}")];
+        Assert.Equal(250, ((object?[])client.Call(["BF.MADD", "big", .. items[..250]])!).Length);
+        byte[] check = RespClient.Encode(["BF.MEXISTS", "big", .. items]);
+        var batch = new MemoryStream();
+        for (int i = 0; i < 2000; i++)
+        {
+            batch.Write(check);
+        }
+
+        Task sending = Task.Run(() => client.SendRaw(batch.ToArray()));
+        object?[] first = (object?[])client.Read()!;
+        Assert.All(first[..250], answer => Assert.Equal(1L, answer));
+        for (int i = 1; i < 2000; i++)
+        {
+            Assert.Equal(first, (object?[])client.Read()!);
+        }
+
+        await sending;
+        Assert.Equal("PONG", client.Call("PING"));
+    }
 }

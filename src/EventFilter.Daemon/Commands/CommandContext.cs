@@ -149,4 +149,30 @@ internal sealed class CommandContext(FilterStore store, DaemonOptions options, T
 
         return _answers.AsSpan(0, count);
     }
+
+    /// <summary>
+    /// When the connection ends: a restore this client fed last is parked, freeing its descriptors: on the thread pool, since parking fsyncs and
+    /// an event thread never waits for the disk. A chunk from another connection meanwhile keeps it open.
+    /// </summary>
+    public void ParkRestores()
+    {
+        if (Store.RestoresFedBy(Client.Id) is not { } restores)
+        {
+            return;
+        }
+
+        long id = Client.Id;
+        ThreadPool.QueueUserWorkItem(_ =>
+        {
+            try
+            {
+                restores.Park(id);
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                Metrics.Error(Telemetry.DaemonMetrics.Operation.Storage);
+                Telemetry.Log.CommandStorageFailed(Logger, e);
+            }
+        });
+    }
 }

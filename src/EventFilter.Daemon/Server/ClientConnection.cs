@@ -1,7 +1,5 @@
 using System.Net.Sockets;
-using System.Runtime.CompilerServices;
 using EventFilter.Daemon.Commands;
-using EventFilter.Daemon.Filters;
 using EventFilter.Daemon.Protocol;
 using EventFilter.Daemon.Telemetry;
 using Microsoft.Extensions.Logging;
@@ -9,20 +7,26 @@ using Microsoft.Extensions.Logging;
 namespace EventFilter.Daemon.Server;
 
 /// <summary>
-/// One client, served by asynchronous socket calls on the socket engine's threads (<see cref="RespListener"/>): waits
-/// for data with a read into a small buffer of its own, continued in a borrowed one (<see cref="ReadBuffer"/>) when a
-/// request is larger, runs every whole command in it,
-/// and sends all their replies with one write, so a pipelined batch is answered in order at one send per read. With
-/// --log-sync always, the batch's fsyncs are awaited, not waited for (<see cref="LogSyncQueue"/>). A protocol error is
-/// answered, then only this connection is closed. Between requests the connection holds no buffer, only its state:
-/// thousands of idle clients cost a few KiB each (docs/daemon-design.md, "Connections").
+/// One client, served on its <see cref="EventLoop"/>'s thread: when its socket is readable, one read and every whole
+/// command in it (<see cref="ClientRequests"/>); after the pass's reads, its digest-log writes; then all its replies
+/// with one send, so a pipelined batch is answered in order at one send per read. With --log-sync always, it waits for
+/// the batch's fsyncs without a thread (<see cref="LogSyncQueue"/>), reading nothing meanwhile. A protocol error is
+/// answered, then only this connection is closed. An idle one holds no buffer (docs/daemon-design.md, "Connections").
 /// </summary>
 internal sealed class ClientConnection(Socket socket, CommandContext context, RespLimits limits, DaemonMetrics metrics, LogSyncQueue? logSync, ILogger logger)
 {
-    private readonly ParseProgress _progress = new();
-    private readonly ReadBuffer _read = new(limits.MaxCommandBytes);
-    // Made at the first batch that must wait for an fsync (--log-sync always only).
+    private readonly ClientRequests _requests = new(context, limits, metrics);
+    private readonly TaskCompletionSource _finished = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly int _fd = (int)socket.SafeHandle.DangerousGetHandle();
+    private EventLoop? _loop;
+    private nint _handle;
+    private Action<ClientConnection>? _ended;
+    // Made at the first batch that must wait for an fsync (--log-sync always only), with the callback that resumes it.
     private LogSyncWait? _sync;
+    private Action? _resume;
+    private uint _interest = Epoll.In;
+    private int _sent;
+    private bool _open = true, _filledRoom, _waiting, _detached, _over;
 
     /// <summary>The client's id (CLIENT ID).</summary>
     public long Id => context.Client.Id;
@@ -31,9 +35,9 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     public string Describe() => context.Client.Describe(context);
 
     /// <summary>Completes when the connection has ended and its socket is closed; never faults.</summary>
-    public Task Finished { get; private set; } = Task.CompletedTask;
+    public Task Finished => _finished.Task;
 
-    /// <summary>Ends the connection from another thread (the server is stopping, CLIENT KILL): a pending read returns at once.</summary>
+    /// <summary>Ends the connection from another thread (the server is stopping, CLIENT KILL): the loop sees the hang-up at once.</summary>
     public void Abort()
     {
         try
@@ -47,229 +51,250 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     }
 
     /// <summary>
-    /// Serves the client until it leaves or fails, then calls <paramref name="ended"/>. Runs on the caller's thread up to
-    /// the first read that must wait: what came with the connect is answered at once. Never throws.
+    /// Serves the client on <paramref name="loop"/> until it leaves or fails, then calls <paramref name="ended"/>. What
+    /// came with the connect is answered in the loop's next pass. Never throws: a socket epoll refuses is closed.
     /// </summary>
-    public void Start(Action<ClientConnection> ended)
+    public void Start(EventLoop loop, Action<ClientConnection> ended)
     {
         metrics.Connected();
-        Finished = Serve(ended);
-    }
-
-    private async Task Serve(Action<ClientConnection> ended)
-    {
+        (_loop, _ended, _handle) = (loop, ended, EventLoop.Handle(this)); // set before epoll can report an event
         try
         {
-            bool open = true, filledRoom = false;
-            while (open)
-            {
-                if (_read.Filled == 0 && !_progress.Started)
-                {
-                    // Nothing pending: unless more is likely waiting, borrow nothing while the client thinks.
-                    _read.Rest(filledRoom);
-                    context.Reply.ReleaseBuffer();
-                }
-
-                Memory<byte> room = _read.Space();
-                int read = await socket.ReceiveAsync(room, SocketFlags.None);
-                if (read == 0)
-                {
-                    break;
-                }
-
-                filledRoom = read == room.Length;
-
-                _read.Received(read);
-                metrics.Totals.Received(read);
-                context.Client.Active();
-                open = RunCommands();
-
-                // Group commit: one log write (and with --log-sync always one fsync) per filter for the whole batch, before any reply.
-                if (!await TryCommitAdded())
-                {
-                    break;
-                }
-
-                if (context.Reply.Length > 0)
-                {
-                    await Send();
-                }
-
-                Trim();
-            }
-        }
-        catch (Exception e) when (e is SocketException or ObjectDisposedException)
-        {
-            // The client went away or the server is stopping: nothing to answer.
-        }
-        catch (Exception e)
-        {
-            // A bug must cost this connection only, never the daemon or the other clients.
-            metrics.Error(DaemonMetrics.Operation.Connection);
-            Log.ConnectionFailed(logger, e);
-        }
-        finally
-        {
-            Release();
-            metrics.Disconnected();
-            socket.Dispose();
-            ParkRestores();
-            ended(this);
-        }
-    }
-
-    /// <summary>
-    /// A restore this client fed last is parked, freeing its descriptors: on the thread pool, since parking fsyncs and
-    /// an event thread never waits for the disk. A chunk from another connection meanwhile keeps it open.
-    /// </summary>
-    private void ParkRestores()
-    {
-        if (context.Store.RestoresFedBy(Id) is not { } restores)
-        {
-            return;
-        }
-
-        long id = Id;
-        ThreadPool.QueueUserWorkItem(_ =>
-        {
-            try
-            {
-                restores.Park(id);
-            }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-            {
-                metrics.Error(DaemonMetrics.Operation.Storage);
-                Log.CommandStorageFailed(logger, e);
-            }
-        });
-    }
-
-    /// <summary>After a read's replies: the buffers a large request grew go back to their first sizes (<see cref="LargeBuffers"/>).</summary>
-    private void Trim()
-    {
-        _read.Shrink();
-        if (_progress.Started)
-        {
-            // The arguments of the command that waits for its end are kept; it starts at the front of the buffer.
-            context.Arguments.Rebase(_read.Bytes, 0);
-        }
-        else
-        {
-            context.TrimScratch();
-        }
-    }
-
-    /// <summary>The connection is over: its buffers go back (large ones counted as released, for <see cref="MemoryTrim"/>).</summary>
-    private void Release()
-    {
-        _read.Release();
-        context.TrimScratch();
-        context.Reply.ReleaseBuffer();
-    }
-
-    /// <summary>Runs every whole command in the buffer; false when the connection must close after the replies.</summary>
-    private bool RunCommands()
-    {
-        byte[] buffer = _read.Bytes;
-        int filled = _read.Filled;
-        int consumed = 0, commands = 0, added = 0, looked = 0;
-        bool keepOpen = true;
-        while (keepOpen)
-        {
-            ParseResult result = RespParser.TryParse(buffer, filled, limits, context.Arguments, consumed, _progress, out int used, out string? error);
-            if (result == ParseResult.Incomplete)
-            {
-                keepOpen = filled - consumed < limits.MaxCommandBytes || Refuse($"ERR Protocol error: command larger than {limits.MaxCommandBytes} bytes");
-                break;
-            }
-
-            if (result == ParseResult.ProtocolError)
-            {
-                keepOpen = Refuse(error!);
-                break;
-            }
-
-            consumed += used;
-            if (context.Arguments.Count > 0)
-            {
-                RespCommand command = CommandTable.Identify(context.Arguments[0]);
-                (int adds, int checks) = CommandItems.Of(command, context.Arguments);
-                commands++;
-                added += adds;
-                looked += checks;
-                RunOne(command);
-                keepOpen = !context.CloseAfterReply;
-            }
-        }
-
-        if (commands > 0)
-        {
-            metrics.Ran(commands, added, looked);
-        }
-
-        // Keep the unparsed tail at the front for the next read; a partial command's parse resumes there (_progress).
-        _read.Consumed(consumed);
-        return keepOpen;
-    }
-
-    private void RunOne(RespCommand command)
-    {
-        // Before anything runs: an unauthenticated client learns nothing, not even which commands exist.
-        if (!context.Authenticated && !ServerCommands.AllowedBeforeAuth(command))
-        {
-            context.Reply.Error("NOAUTH Authentication required.");
-            return;
-        }
-
-        CommandTable.Run(context, command);
-    }
-
-    /// <summary>A failed log write or fsync acknowledges nothing: the connection closes without the batch's replies.</summary>
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<bool> TryCommitAdded()
-    {
-        try
-        {
-            List<NamedFilter> unsynced = (_sync ??= new LogSyncWait()).Filters;
-            context.WriteAdded(unsynced);
-            if (unsynced.Count > 0)
-            {
-                try
-                {
-                    await _sync.WaitAsync(logSync!);
-                }
-                finally
-                {
-                    unsynced.Clear();
-                }
-            }
-
-            return true;
+            loop.Watch(_fd, _handle);
         }
         catch (IOException e)
         {
-            metrics.Error(DaemonMetrics.Operation.LogCommit);
-            Log.LogCommitFailed(logger, e);
-            return false;
+            (_detached, _handle) = (true, EventLoop.Free(_handle));
+            Fail(e);
         }
     }
 
-    private bool Refuse(string error)
+    /// <summary>On the loop: the socket's events. True when commands ran, for <see cref="CommitAdded"/> and <see cref="SendReplies"/>.</summary>
+    public bool OnEvents(uint events)
     {
-        context.Reply.Error(error);
+        if (_over)
+        {
+            return false;
+        }
+
+        if (_waiting)
+        {
+            // Only a hang-up or an error comes while the batch waits for its fsync: level-triggered, it would come back
+            // every pass, so the socket leaves epoll and the connection ends once the wait is over.
+            _loop!.Forget(_fd, _handle);
+            _detached = true;
+            return false;
+        }
+
+        try
+        {
+            if ((events & Epoll.Out) == 0)
+            {
+                return Read();
+            }
+
+            SendPending();
+        }
+        catch (Exception e)
+        {
+            Fail(e);
+        }
+
         return false;
     }
 
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder))]
-    private async ValueTask Send()
+    /// <summary>On the loop, after every read of the pass: writes the logs this batch added to, before any reply.</summary>
+    public void CommitAdded()
     {
-        ReadOnlyMemory<byte> pending = context.Reply.Written;
-        metrics.Totals.Sent(pending.Length);
-        while (!pending.IsEmpty)
+        if (_over)
         {
-            pending = pending[await socket.SendAsync(pending, SocketFlags.None)..];
+            return;
         }
 
+        try
+        {
+            _sync ??= new LogSyncWait();
+            context.WriteAdded(_sync.Filters);
+            if (_sync.Filters.Count > 0)
+            {
+                _waiting = true;
+                Interest(0);
+                _sync.Start(logSync!, _resume ??= () => _loop!.Post(this));
+            }
+        }
+        catch (IOException e)
+        {
+            // A failed log write acknowledges nothing: the connection closes without the batch's replies.
+            metrics.Error(DaemonMetrics.Operation.LogCommit);
+            Log.LogCommitFailed(logger, e);
+            Close();
+        }
+        catch (Exception e)
+        {
+            Fail(e);
+        }
+    }
+
+    /// <summary>On the loop, after the pass's log writes: sends the replies (unless the batch waits for an fsync).</summary>
+    public void SendReplies()
+    {
+        if (_over || _waiting)
+        {
+            return;
+        }
+
+        try
+        {
+            SendPending();
+        }
+        catch (Exception e)
+        {
+            Fail(e);
+        }
+    }
+
+    /// <summary>On the loop, once the batch's fsyncs are done (<see cref="EventLoop.Post"/>): its replies go out, or the connection closes.</summary>
+    public void Resume()
+    {
+        if (_over)
+        {
+            return;
+        }
+
+        _waiting = false;
+        try
+        {
+            _sync!.Finish();
+        }
+        catch (IOException e)
+        {
+            // A failed fsync acknowledges nothing: the connection closes without the batch's replies.
+            metrics.Error(DaemonMetrics.Operation.LogCommit);
+            Log.LogCommitFailed(logger, e);
+            Close();
+            return;
+        }
+        catch (ObjectDisposedException)
+        {
+            Close(); // the server is stopping and its queue refused the batch: nothing acknowledged
+            return;
+        }
+
+        if (_detached)
+        {
+            Close(); // the client hung up meanwhile
+        }
+        else
+        {
+            SendReplies();
+        }
+    }
+
+    /// <summary>One read of what has arrived, and the whole commands in it; true when it read anything.</summary>
+    private bool Read()
+    {
+        Memory<byte> room = _requests.Space();
+        int read = Epoll.Receive(_fd, room.Span);
+        if (read <= 0)
+        {
+            // 0: the client left, or an abort shut the socket. EAGAIN: nothing after all.
+            if (read == 0 || Epoll.LastError is not (Epoll.WouldBlock or Epoll.Interrupted))
+            {
+                Close();
+            }
+
+            return false;
+        }
+
+        _filledRoom = read == room.Length;
+        metrics.Totals.Received(read);
+        context.Client.Active();
+        _open = _requests.Run(read);
+        return true;
+    }
+
+    /// <summary>Sends what is left of the replies; when the socket's buffer is full, waits for room, reading nothing meanwhile.</summary>
+    private void SendPending()
+    {
+        ReadOnlySpan<byte> replies = context.Reply.Written.Span;
+        while (_sent < replies.Length)
+        {
+            int sent = Epoll.Send(_fd, replies[_sent..]);
+            if (sent < 0)
+            {
+                switch (Epoll.LastError)
+                {
+                    case Epoll.Interrupted:
+                        continue;
+                    case Epoll.WouldBlock:
+                        Interest(Epoll.Out);
+                        return;
+                    default:
+                        Close(); // the client went away
+                        return;
+                }
+            }
+
+            _sent += sent;
+        }
+
+        metrics.Totals.Sent(replies.Length);
         context.Reply.Clear();
+        _sent = 0;
+        _requests.Trim();
+        if (!_open)
+        {
+            Close();
+            return;
+        }
+
+        if (_requests.Idle)
+        {
+            // Nothing pending: unless more is likely waiting, borrow nothing while the client thinks.
+            _requests.Rest(_filledRoom);
+            context.Reply.ReleaseBuffer();
+        }
+
+        Interest(Epoll.In);
+    }
+
+    private void Interest(uint events)
+    {
+        if (_interest != events && !_detached)
+        {
+            _loop!.Change(_fd, _handle, events);
+            _interest = events;
+        }
+    }
+
+    private void Fail(Exception e)
+    {
+        // A bug must cost this connection only, never the daemon or the other clients.
+        metrics.Error(DaemonMetrics.Operation.Connection);
+        Log.ConnectionFailed(logger, e);
+        Close();
+    }
+
+    /// <summary>The connection is over: out of epoll, buffers back, socket closed, its restores parked; once.</summary>
+    private void Close()
+    {
+        if (_over)
+        {
+            return;
+        }
+
+        _over = true;
+        if (_handle != 0 && !_detached)
+        {
+            _loop!.Forget(_fd, _handle);
+        }
+
+        _requests.Release();
+        context.Reply.ReleaseBuffer();
+        metrics.Disconnected();
+        socket.Dispose();
+        context.ParkRestores();
+        _ended!(this);
+        _finished.TrySetResult();
     }
 }

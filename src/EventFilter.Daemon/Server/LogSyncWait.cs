@@ -11,6 +11,7 @@ namespace EventFilter.Daemon.Server;
 internal sealed class LogSyncWait : IValueTaskSource
 {
     private ManualResetValueTaskSourceCore<bool> _core = new() { RunContinuationsAsynchronously = true };
+    private ValueTask _pending;
 
     /// <summary>The filters whose logs this batch wrote; the connection fills it, and empties it once the wait is over.</summary>
     public List<NamedFilter> Filters { get; } = [];
@@ -22,6 +23,29 @@ internal sealed class LogSyncWait : IValueTaskSource
         var wait = new ValueTask(this, _core.Version);
         queue.Enqueue(this);
         return wait;
+    }
+
+    /// <summary>
+    /// Queues this wait and calls <paramref name="resume"/> (on the thread pool) once it is over: a connection on an
+    /// event loop posts itself back to its loop there, and takes the outcome with <see cref="Finish"/>.
+    /// </summary>
+    public void Start(LogSyncQueue queue, Action resume)
+    {
+        _pending = WaitAsync(queue);
+        _pending.GetAwaiter().UnsafeOnCompleted(resume);
+    }
+
+    /// <summary>After <see cref="Start"/>'s resume: throws the fsync's failure, if any; the filters are cleared either way.</summary>
+    public void Finish()
+    {
+        try
+        {
+            _pending.GetAwaiter().GetResult();
+        }
+        finally
+        {
+            Filters.Clear();
+        }
     }
 
     /// <summary>Called by the sync thread once: null when every log is synced.</summary>

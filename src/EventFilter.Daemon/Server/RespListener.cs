@@ -11,8 +11,8 @@ namespace EventFilter.Daemon.Server;
 
 /// <summary>
 /// Accepts clients on the Unix socket (and on TCP with --port, on --bind's address), each listening socket in an
-/// <see cref="AcceptLoop"/>, and serves every client with asynchronous socket calls (<see cref="ClientConnection"/>): no
-/// thread is held per connection. The sockets are bound and listening when <see cref="StartAsync"/> returns, so the
+/// <see cref="AcceptLoop"/>, and serves every client on one of a few event loops (<see cref="EventLoop"/>,
+/// <see cref="ClientConnection"/>): no thread is held per connection. The sockets are bound and listening when <see cref="StartAsync"/> returns, so the
 /// host's "started", which the service manager hears as READY=1 (<see cref="ServiceManager"/>), comes only once clients
 /// can connect; BackgroundService runs ExecuteAsync apart from the start. See docs/daemon-design.md, "Connections".
 /// </summary>
@@ -25,6 +25,9 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
     private readonly string _unixAddress = options.SocketPathOrDefault + ":0";
     // The group commit of --log-sync always; null in periodic mode, where a batch waits for no fsync.
     private LogSyncQueue? _logSync;
+    // The connections' event loops, each client given to the next in turn; made when serving starts.
+    private EventLoop[] _loops = [];
+    private int _nextLoop;
 
     /// <summary>Set once our bind made the socket file: never remove a file another server listens on.</summary>
     private bool _ownsSocketFile;
@@ -100,6 +103,7 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         _logSync = options.LogSync == LogSync.Always ? new LogSyncQueue() : null;
+        _loops = [.. Enumerable.Range(0, EventLoop.DefaultCount).Select(i => new EventLoop(i))];
         try
         {
             Task[] accepting = [.. _sockets.Select(s => new AcceptLoop(s, metrics, time, logger).Run(Serve, stoppingToken))];
@@ -121,6 +125,10 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
             }
 
             await Task.WhenAll(clients.Select(c => c.Finished));
+            foreach (EventLoop loop in _loops)
+            {
+                loop.Dispose();
+            }
 
             // After the connections: a batch still waiting for its fsync gets it before the queue's thread ends.
             _logSync?.Dispose();
@@ -150,7 +158,7 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
             return;
         }
 
-        connection.Start(Forget);
+        connection.Start(_loops[(int)((uint)Interlocked.Increment(ref _nextLoop) % (uint)_loops.Length)], Forget);
     }
 
     private ClientConnection Connection(Socket client)
