@@ -152,7 +152,7 @@ internal sealed class CommandContext(FilterStore store, DaemonOptions options, T
 
     /// <summary>
     /// When the connection ends: a restore this client fed last is parked, freeing its descriptors: on the thread pool, since parking fsyncs and
-    /// an event thread never waits for the disk. A chunk from another connection meanwhile keeps it open.
+    /// an event loop never waits for the disk. A chunk from another connection meanwhile keeps it open.
     /// </summary>
     public void ParkRestores()
     {
