@@ -113,8 +113,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
 
         try
         {
-            _sync ??= new LogSyncWait();
-            context.WriteAdded(_sync.Filters);
+            context.WriteAdded((_sync ??= new LogSyncWait()).Filters);
             if (_sync.Filters.Count > 0)
             {
                 _waiting = true;
