@@ -26,30 +26,44 @@ public static partial class TargetsExperiment
     /// by a walk of <paramref name="chase"/> when given: the case's baseline is then the fastest of those walks, and a
     /// case whose walks were all disturbed is timed again (<see cref="Disturbed"/>).
     /// </summary>
-    private static Timing Time(Func<int> body, int rounds = Rounds, PairedChase? chase = null)
+    private static Timing Time(Func<int> body, int rounds = Rounds, PairedChase? chase = null) => TimeEach([body], rounds, chase)[0];
+
+    /// <summary>
+    /// <see cref="Time"/> for cases compared with each other: their rounds alternate (one of each, then the chase walk),
+    /// so that the same minutes' disturbances fall on all of them.
+    /// </summary>
+    private static Timing[] TimeEach(Func<int>[] bodies, int rounds = Rounds, PairedChase? chase = null)
     {
         var warm = Stopwatch.StartNew();
         do
         {
-            GC.KeepAlive(body());
+            foreach (Func<int> body in bodies)
+            {
+                GC.KeepAlive(body());
+            }
         }
         while (warm.Elapsed < WarmUp);
 
-        Timing? kept = null;
+        Timing[]? kept = null;
         for (int attempt = 0; attempt < DisturbedAttempts; attempt++)
         {
-            double[] ns = new double[rounds];
+            double[][] ns = bodies.Select(_ => new double[rounds]).ToArray();
             for (int r = 0; r < rounds; r++)
             {
-                long started = Stopwatch.GetTimestamp();
-                GC.KeepAlive(body());
-                ns[r] = Stopwatch.GetElapsedTime(started).TotalNanoseconds;
+                for (int b = 0; b < bodies.Length; b++)
+                {
+                    long started = Stopwatch.GetTimestamp();
+                    GC.KeepAlive(bodies[b]());
+                    ns[b][r] = Stopwatch.GetElapsedTime(started).TotalNanoseconds;
+                }
+
                 chase?.Walk();
             }
 
-            Timing timing = Timing.Of(ns) with { Chase = chase?.TakeFastest() };
-            kept = kept is { } k && k.Chase <= timing.Chase ? k : timing;
-            if (chase is null || timing.Chase <= Disturbed * chase.Quietest)
+            double? fastestWalk = chase?.TakeFastest();
+            Timing[] timings = ns.Select(n => Timing.Of(n) with { Chase = fastestWalk }).ToArray();
+            kept = kept is { } k && k[0].Chase <= fastestWalk ? k : timings;
+            if (chase is null || fastestWalk <= Disturbed * chase.Quietest)
             {
                 break;
             }
@@ -58,7 +72,7 @@ public static partial class TargetsExperiment
             // rounds (a pair of runs had one row's baseline at 269 ns against 187 in the other). Its rounds again.
         }
 
-        return kept!.Value;
+        return kept!;
     }
 
     /// <summary>A 256 MiB case whose fastest paired walk is this much slower than the run's quietest is timed again.</summary>
