@@ -12,7 +12,7 @@ namespace EventFilter.Benchmarks.Experiments;
 /// <c>targets [--json FILE]</c>: every row of the hot-path goal table in one process, each next to a pointer-chase
 /// baseline over a buffer of the same size taken in the same run (for the 256 MiB rows, walked between the row's own
 /// rounds), in about two minutes. Each figure is the fastest of 21 timed rounds (31 for the in-cache adds, whose rounds
-/// are short; the fastest of 7 whole catch-ups; the two-writer row net of the machine's sharing cost, round by round), and the JSON keeps each case's median round and spread beside it. How
+/// are short; the fastest of 7 whole catch-ups; the two-writer row the lower quartile of its rounds net of the machine's sharing cost), and the JSON keeps each case's median round and spread beside it. How
 /// the method keeps two runs together: docs/benchmarks.md, "Hot path in one process".
 /// "In cache" is a 256 KiB filter with 4,096 names reused; "256 MiB" is a filter at design load (1 byte per name).
 /// Every goal is a ratio to the row's same-run baseline (the in-cache chase, the 256 MiB chase, or for the string
@@ -132,12 +132,12 @@ public static partial class TargetsExperiment
     };
 
     /// <summary>
-    /// A two-writer row: its figure is the fastest counted round of the add's cost per thread less the machine's own
-    /// cost of two writers sharing those lines in that same round (<see cref="Baseline.SharedLineWriters"/>, the same
+    /// A two-writer row: its figure is the lower quartile of the counted rounds' add cost per thread less the machine's
+    /// own cost of two writers sharing those lines in that same round (<see cref="Baseline.SharedLineWriters"/>, the same
     /// threads right after), judged against the in-cache chase. With the sharing in, the row was bimodal by process
-    /// (about 37 or 110 ns), by where the host ran the two vCPUs. Net per round it was 24.7-26.4 ns in four runs, where
-    /// the fastest round less the fastest machine round moved 40% and the median round 82% (one run's disturbed
-    /// minutes). The JSON keeps the parts.
+    /// (about 37 or 110 ns), by where the host ran the two vCPUs. Net round by round, the fastest round moved 11% between
+    /// two runs and the median 82% (one run's disturbed minutes); the fastest round less the fastest machine round 40%.
+    /// The JSON keeps the parts.
     /// </summary>
     private static JsonObject Contending(string name, (Timing Filter, Timing Machine, Timing Net) two, double chaseNs)
     {
@@ -219,14 +219,14 @@ public static partial class TargetsExperiment
     /// <summary>
     /// A whole catch-up of 4M names into a fresh 256 MiB filter, ns per name: to ready (what the goal is about: the
     /// filter answers "definitely not" from then on), and to the end of <c>CatchUpAsync</c>, its final checkpoint
-    /// (about 180 MB written and fsynced) included. The fastest of 7 rounds after a warm-up round.
+    /// (about 180 MB written and fsynced) included. The fastest of 7 rounds after three untimed.
     /// </summary>
     private static (double Ready, double WithCheckpoint) CatchUp(PairedChase paired)
     {
         var log = new PackedNameLog(Enumerable.Range(0, CatchUpNames).Select(i => Encoding.UTF8.GetBytes($"catchup-{i:D10}-7f3c4e8a9c6f5b3d2f1c9a7e0001a2b3-stream")).ToArray());
         const int Rounds = 7; // with 3, the fastest moved 41% between two runs
         double[] ready = new double[Rounds], whole = new double[Rounds];
-        for (int round = -1; round < Rounds; round++)
+        for (int round = -3; round < Rounds; round++) // three untimed: with one, the fastest of 7 moved 45% (81.7, 56.4 ns)
         {
             string directory = BenchmarkDirectory.Scratch($"targets-catch-up-{Guid.NewGuid():N}");
             using (var filter = new StreamExistenceFilter(new StreamExistenceFilterOptions { DataDirectory = directory, SizeBytes = OutOfCache }, log))
