@@ -18,11 +18,12 @@ public sealed unsafe partial class PointerChaseBuffer : IDisposable
     private const nuint HugePageSize = 2 << 20;
 
     private readonly byte* _buffer;
+    private readonly uint _nodes;
     private uint _position;
 
     public PointerChaseBuffer(long bytes, bool hugePages)
     {
-        uint nodes = checked((uint)(bytes >> NodeShift));
+        uint nodes = _nodes = checked((uint)(bytes >> NodeShift));
         _buffer = (byte*)NativeMemory.AlignedAlloc((nuint)bytes, HugePageSize);
         if (OperatingSystem.IsLinux())
         {
@@ -50,6 +51,25 @@ public sealed unsafe partial class PointerChaseBuffer : IDisposable
         _position = position;
         return position;
     }
+
+    /// <summary>
+    /// Like <see cref="Walk"/>, from node <paramref name="start"/> and without moving the shared position, so that
+    /// several threads can walk the one cycle at once, each its own chain of misses.
+    /// </summary>
+    public uint WalkFrom(uint start, int steps)
+    {
+        uint position = start;
+        byte* buffer = _buffer;
+        for (int i = 0; i < steps; i++)
+        {
+            position = *(uint*)(buffer + ((ulong)position << NodeShift));
+        }
+
+        return position;
+    }
+
+    /// <summary>Nodes in the cycle.</summary>
+    public uint Nodes => _nodes;
 
     public void Dispose() => NativeMemory.AlignedFree(_buffer);
 

@@ -9,7 +9,8 @@ namespace EventFilter.Benchmarks.Experiments;
 
 /// <summary>
 /// <c>scale [--large | --sizes MIB,...] [--rounds R] [--bytes-per-name B] [--max-names-millions M] [--only PATH]
-/// [--no-phases] [--generated-log] [--json FILE]</c>, <c>scale --verify-only [--sizes ...] [--rounds R]</c>, <c>scale --plot FILE.json</c>.
+/// [--no-phases] [--generated-log] [--json FILE]</c>, <c>scale --verify-only [--sizes ...] [--rounds R]</c>,
+/// <c>scale --machine-only [--sizes ...] [--rounds R] [--huge-pages]</c>, <c>scale --plot FILE.json</c>.
 /// At 256 MiB and 1 GiB (and 4 GiB with --large), with a name per B bytes of filter (8 by default, at most M million,
 /// 160 by default): first the catch-up rounds, a fresh filter caught up from an
 /// in-memory log by the previous path (4,096-record reads through the prefetch pipeline), by large batches with the
@@ -45,6 +46,28 @@ public static partial class ScaleExperiment
             return ScaleChart.Write(plotted);
         }
 
+        if (args.Contains("--adds-only"))
+        {
+            JsonArray adds = AddsOnly(sizes, rounds, cores, IntOption(args, "--threads", 0));
+            if (jsonPath is not null)
+            {
+                File.WriteAllText(jsonPath, new JsonObject { ["adds_only"] = adds, ["machine"] = Machine() }.ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
+            }
+
+            return 0;
+        }
+
+        if (args.Contains("--machine-only"))
+        {
+            JsonArray machine = MachineOnly(sizes, rounds, cores, args.Contains("--huge-pages"));
+            if (jsonPath is not null)
+            {
+                File.WriteAllText(jsonPath, new JsonObject { ["machine_baseline"] = machine, ["machine"] = Machine() }.ToJsonString(new JsonSerializerOptions { WriteIndented = true }));
+            }
+
+            return 0;
+        }
+
         if (args.Contains("--verify-only"))
         {
             JsonArray rates = VerifyOnly(sizes, rounds, cores);
@@ -76,6 +99,7 @@ public static partial class ScaleExperiment
 
         var rows = new JsonArray();
         var phaseRows = new JsonArray();
+        var machineRows = new JsonArray();
         long falseNegatives = 0;
         PackedNameLog absent = PackedNameLog.Numbered(Math.Max(cores, 1) * (long)LookupsPerThread, "absent"); // never added
         foreach (long size in sizes)
@@ -91,6 +115,15 @@ public static partial class ScaleExperiment
             for (int round = 1; round <= rounds; round++)
             {
                 double chaseNs = ChaseNs(chase), readNs = ReadAloneNs(size, log);
+                if (cores > 1)
+                {
+                    JsonObject machine = MachineBaseline(size, chase, cores);
+                    machine["size_mib"] = size / MiB;
+                    machine["round"] = round;
+                    Console.Error.WriteLine($"  round {round}, the machine alone: {machine.ToJsonString()}");
+                    machineRows.Add(machine);
+                }
+
                 foreach (CatchUpPath path in round % 2 == 1 ? paths : paths.Reverse())
                 {
                     (double ns, long missing) = CatchUpOnce(size, log, path);
@@ -123,6 +156,7 @@ public static partial class ScaleExperiment
         {
             ["rows"] = rows,
             ["phases"] = phaseRows,
+            ["machine_baseline"] = machineRows,
             ["machine"] = Machine(),
             ["cores"] = cores,
             ["bytes_per_name"] = bytesPerName,
@@ -140,23 +174,31 @@ public static partial class ScaleExperiment
         }).ToList());
         if (Array.FindIndex(paths, p => p.Name == "region, 1 thread") is var one and >= 0 && Array.FindIndex(paths, p => p.Name == $"region, {cores} threads") is var all and >= 0)
         {
-            PrintGoals(rows, sizes, paths, one, all);
+            PrintGoals(rows, machineRows, sizes, paths, one, all);
         }
 
         Console.WriteLine($"load average: {result["load_average"]}; false negatives: {falseNegatives}");
         return falseNegatives == 0 ? 0 : 1;
     }
 
-    // Per size, the best round of each path: region on one thread against its chase, and the cores' speed-up.
-    private static void PrintGoals(JsonArray rows, long[] sizes, CatchUpPath[] paths, int one, int all)
+    // Per size, the best round of each path: region on one thread against its chase, and the cores' speed-up beside
+    // the machine's own for the same kind of access (each loop's best round on one thread over its best on all).
+    private static void PrintGoals(JsonArray rows, JsonArray machine, long[] sizes, CatchUpPath[] paths, int one, int all)
     {
-        MarkdownTable.Print(["size", .. paths.Select(p => p.Name + " (best x chase)"), "speed-up on all cores", "1 thread ≤ 0.25 x chase", "speed-up ≥ 1.7"], sizes.Select(size =>
+        string MachineSpeedUp(long size, string kind)
+        {
+            JsonNode?[] ofSize = machine.Where(m => m!["size_mib"]!.GetValue<long>() == size / MiB).ToArray();
+            return ofSize.Length == 0 ? "-" : $"{ofSize.Min(m => m![$"{kind}_1t_ns"]!.GetValue<double>()) / ofSize.Min(m => m![$"{kind}_{m["threads"]}t_ns"]!.GetValue<double>()):F2} x";
+        }
+
+        MarkdownTable.Print(["size", .. paths.Select(p => p.Name + " (best x chase)"), "speed-up on all cores", "machine's: updates by region", "at random", "chases", "1 thread ≤ 0.25 x chase", "speed-up ≥ 1.7"], sizes.Select(size =>
         {
             double[] best = paths.Select(p => rows.Where(r => r!["size_mib"]!.GetValue<long>() == size / MiB && r["path"]!.GetValue<string>() == p.Name)
                 .Min(r => r!["ns_per_name"]!.GetValue<double>())).ToArray();
             double chase = rows.Where(r => r!["size_mib"]!.GetValue<long>() == size / MiB).Min(r => r!["chase_ns"]!.GetValue<double>());
             double speedUp = best[one] / best[all];
             return (IReadOnlyList<string>)[$"{size / MiB} MiB", .. best.Select(b => $"{b:F1} ns = {b / chase:F3}"), $"{speedUp:F2} x",
+                MachineSpeedUp(size, "region"), MachineSpeedUp(size, "random"), MachineSpeedUp(size, "chase"),
                 best[one] / chase <= 0.25 ? "yes" : "no", speedUp >= 1.7 ? "yes" : "no"];
         }));
     }

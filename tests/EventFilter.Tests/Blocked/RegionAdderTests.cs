@@ -40,6 +40,26 @@ public sealed unsafe class RegionAdderTests
         Assert.Equal(0, LineVerifier.Scan(grouped.Lines.Lines, lineCount, repair: false, threshold: 1).MismatchedLines);
     }
 
+    // The owner of a line group is group mod threads without a divide: it must equal the divide for every thread count
+    // and group, the extremes included, or hash-count and scatter would still agree but the threads' shares would not.
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(3)]
+    [InlineData(7)]
+    [InlineData(64)]
+    [InlineData(1000)]
+    public void FastMod_equals_the_remainder(uint divisor)
+    {
+        ulong multiplier = RegionAdder.FastModMultiplier(divisor);
+        uint[] values = [0, 1, 2, divisor - 1, divisor, divisor + 1, 63, 64, 65_535, 1 << 26, int.MaxValue, uint.MaxValue - 1, uint.MaxValue];
+        var random = new Random(33);
+        foreach (uint value in values.Concat(Enumerable.Range(0, 10_000).Select(_ => (uint)random.NextInt64(0, 1L << 32))))
+        {
+            Assert.Equal(value % divisor, RegionAdder.FastMod(value, multiplier, divisor));
+        }
+    }
+
     [Fact]
     public void Batches_of_other_sizes_after_the_first_reuse_the_buffers_and_add_every_name()
     {
