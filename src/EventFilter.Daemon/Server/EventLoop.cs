@@ -29,6 +29,7 @@ internal sealed class EventLoop : IDisposable
     public EventLoop(int index)
     {
         _epoll = Epoll.Create();
+        _wakeUp = -1;
         try
         {
             _wakeUp = Epoll.CreateWakeUp();
@@ -36,6 +37,11 @@ internal sealed class EventLoop : IDisposable
         }
         catch
         {
+            if (_wakeUp >= 0)
+            {
+                Epoll.Close(_wakeUp);
+            }
+
             Epoll.Close(_epoll);
             throw;
         }
