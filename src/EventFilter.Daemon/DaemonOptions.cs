@@ -46,7 +46,7 @@ internal sealed record DaemonOptions
 
     /// <summary>
     /// Connections served at once; one more is answered <c>-ERR max number of clients reached</c> and closed, as Redis does.
-    /// Each connection has a thread and, while it reads one large command, a buffer of up to 64 MiB (RespLimits), so this bounds the daemon's memory.
+    /// Each connection holds, while it reads one large command, a buffer of up to 64 MiB (RespLimits), so this bounds the daemon's memory.
     /// The default value is 1024.
     /// </summary>
     public int MaxClients { get; init; } = 1024;

@@ -24,10 +24,10 @@ public sealed class LogSyncQueueTests
         using var queue = new LogSyncQueue();
 
         LogSyncWait[] waits = [Batch(first), Batch(second), Batch(first, second)];
-        await Task.WhenAll(waits.Select(w => w.WaitAsync(queue).AsTask()));
+        await Task.WhenAll(waits.Select(w => WaitAsync(w, queue)));
 
         // Reused for the next batch, as a connection does.
-        await waits[0].WaitAsync(queue);
+        await WaitAsync(waits[0], queue);
     }
 
     [Fact]
@@ -40,7 +40,7 @@ public sealed class LogSyncQueueTests
         Assert.True(store.Delete("doomed"u8));
         using var queue = new LogSyncQueue();
 
-        await wait.WaitAsync(queue);
+        await WaitAsync(wait, queue);
     }
 
     [Fact]
@@ -52,7 +52,15 @@ public sealed class LogSyncQueueTests
         var queue = new LogSyncQueue();
         queue.Dispose();
 
-        await Assert.ThrowsAsync<ObjectDisposedException>(async () => await wait.WaitAsync(queue));
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => WaitAsync(wait, queue));
+    }
+
+    /// <summary>Starts <paramref name="wait"/> as a connection does; completes when its resume is called, with <see cref="LogSyncWait.Finish"/>'s outcome.</summary>
+    private static Task WaitAsync(LogSyncWait wait, LogSyncQueue queue)
+    {
+        var resumed = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        wait.Start(queue, () => resumed.SetResult());
+        return resumed.Task.ContinueWith(_ => wait.Finish(), TaskScheduler.Default);
     }
 
     private static FilterStore Open(string path)

@@ -3,8 +3,8 @@ using EventFilter.Daemon.Filters;
 namespace EventFilter.Daemon.Server;
 
 /// <summary>
-/// The group commit of --log-sync always: connections whose batch wrote to digest logs queue a <see cref="LogSyncWait"/>
-/// and await it, and one thread fsyncs each filter named by the waiting batches once, then releases them all. A
+/// The group commit of --log-sync always: connections whose batch wrote to digest logs queue a <see cref="LogSyncWait"/>,
+/// and one thread fsyncs each filter named by the waiting batches once, then resumes them all. A
 /// connection never holds a thread while its batch waits for the disk, and the adds of every connection that wrote
 /// before a round share that round's fsyncs. See docs/daemon-design.md, "Durability".
 /// </summary>
