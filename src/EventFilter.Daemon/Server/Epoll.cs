@@ -9,17 +9,14 @@ namespace EventFilter.Daemon.Server;
 /// </summary>
 internal static partial class Epoll
 {
-    /// <summary>Readable (a request, or the end of the stream).</summary>
+    /// <summary>
+    /// Readable (a request, or the end of the stream). An error or a hang-up (EPOLLERR, EPOLLHUP) is reported whatever
+    /// was asked for, and the next read or send meets it.
+    /// </summary>
     public const uint In = 0x001;
 
     /// <summary>Writable again after a reply filled the socket's buffer.</summary>
     public const uint Out = 0x004;
-
-    /// <summary>Reported whatever was asked for: an error on the socket.</summary>
-    public const uint Error = 0x008;
-
-    /// <summary>Reported whatever was asked for: both directions are shut down (the peer left, or an abort).</summary>
-    public const uint HangUp = 0x010;
 
     /// <summary>EAGAIN: nothing to read, or no room to write, for now.</summary>
     public const int WouldBlock = 11;
