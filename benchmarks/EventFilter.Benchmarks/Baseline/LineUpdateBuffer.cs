@@ -10,7 +10,7 @@ namespace EventFilter.Benchmarks.Baseline;
 /// updates of random 64-byte lines (a word read, OR-ed and written back), each line prefetched 32 updates ahead, with
 /// no hashing, no lock and no bookkeeping. Two orders: across the whole buffer at random (a GUPS-style loop), and
 /// region by region as the catch-up's region path walks its file (1 MiB regions at 1 GiB, about a thousand updates
-/// per region per sweep, each thread on its own 64-line groups and starting in its own part of the buffer). The
+/// per region per sweep, each thread in its own run of regions, 1/threads of the buffer). The
 /// buffer is anonymous memory in 4 KiB pages, every page written before timing. The threads' figures bound what a
 /// second thread can buy the catch-up on this machine, with the catch-up's own code taken out.
 /// </summary>
@@ -24,6 +24,7 @@ public sealed unsafe partial class LineUpdateBuffer : IDisposable
     private readonly byte* _buffer;
     private readonly uint _lines;
     private readonly int _regionShift;
+    private readonly int _stripeShift; // a stripe covers 1/256 of the buffer, as the filter's do
     private readonly int[] _stripes = new int[256 * 16];
     private readonly ulong[] _changed;
 
@@ -49,6 +50,7 @@ public sealed unsafe partial class LineUpdateBuffer : IDisposable
 
         _changed = new ulong[_lines >> 6];
         _regionShift = Math.Max(MinRegionShift, 32 - System.Numerics.BitOperations.LeadingZeroCount(_lines - 1) - MaxRegionsLog2);
+        _stripeShift = Math.Max(0, 32 - System.Numerics.BitOperations.LeadingZeroCount(_lines - 1) - 8);
     }
 
     /// <summary>Lines in the buffer.</summary>
@@ -64,8 +66,8 @@ public sealed unsafe partial class LineUpdateBuffer : IDisposable
 
     /// <summary>
     /// As <see cref="UpdateNs"/> region by region, with what an add does beside its line: a stripe lock taken and
-    /// released around the update (an interlocked compare-exchange on one of 256 stripes, each its own cache line,
-    /// the stripes of each thread's lines its own) and the line's bit in a changed-line bitmap set by an interlocked
+    /// released around the update (an interlocked compare-exchange on one of 256 stripes, each its own cache line and
+    /// covering 1/256 of the buffer, so each thread's are its own) and the line's bit in a changed-line bitmap set by an interlocked
     /// OR when clear. Its speed-up against the plain loop's shows what the interlocked instructions cost a second core.
     /// </summary>
     public double LockedUpdateNs(int threads, long updates) =>
@@ -109,29 +111,29 @@ public sealed unsafe partial class LineUpdateBuffer : IDisposable
 
     public void Dispose() => NativeMemory.AlignedFree(_buffer);
 
-    // Thread t of n: `count` updates over its own 64-line groups, the regions walked in order from its own part of
-    // the buffer, as many updates per region per sweep as a catch-up batch gives it (about a thousand at 256 MiB
-    // and 1 GiB), split between the threads.
+    // Thread t of n: `count` updates over its own run of regions, walked in order, as many updates per region per
+    // sweep as a catch-up batch gives it (about a thousand at 256 MiB and 1 GiB).
     private long UpdateByRegion(int t, int n, long count, bool locked)
     {
         int regions = (int)(_lines >> _regionShift);
         int batch = (int)Math.Clamp(_lines / 16, 4096, 1 << 20); // the catch-up's batch (RegionAdder.BatchFor)
-        int perRegion = Math.Max(1, batch / regions / n);
+        int perRegion = Math.Max(1, batch / regions);
         uint regionMask = (1u << _regionShift) - 1;
         uint* ring = stackalloc uint[Ahead];
         ulong state = 0x5EED_0000UL + (ulong)t;
         long done = 0;
-        int region = (int)((long)regions * t / n);
+        int first = (int)((long)regions * t / n), end = (int)((long)regions * (t + 1) / n);
+        int region = first;
         for (long i = 0; i < count + Ahead; i++)
         {
             if (i < count)
             {
                 if (i % perRegion == 0 && i > 0)
                 {
-                    region = region + 1 == regions ? 0 : region + 1;
+                    region = region + 1 == end ? first : region + 1;
                 }
 
-                uint line = Own(((uint)region << _regionShift) | ((uint)Mix(ref state) & regionMask), t, n);
+                uint line = ((uint)region << _regionShift) | ((uint)Mix(ref state) & regionMask);
                 Sse.Prefetch0(_buffer + ((ulong)line << LineShift));
                 if (locked)
                 {
@@ -157,7 +159,7 @@ public sealed unsafe partial class LineUpdateBuffer : IDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private int LockedUpdate(uint line, ulong bits)
     {
-        ref int stripe = ref _stripes[(int)(line & 255) * 16];
+        ref int stripe = ref _stripes[(int)(line >> _stripeShift) * 16];
         while (Interlocked.CompareExchange(ref stripe, 1, 0) != 0)
         {
             Thread.SpinWait(1);
@@ -174,9 +176,10 @@ public sealed unsafe partial class LineUpdateBuffer : IDisposable
         return done;
     }
 
-    // Thread t of n: `count` updates of random lines of the whole buffer, its own 64-line groups only.
+    // Thread t of n: `count` updates of random lines of its own run of the buffer, 1/n of it.
     private long UpdateAtRandom(int t, int n, long count)
     {
+        uint first = (uint)((long)_lines * t / n), span = (uint)((long)_lines * (t + 1) / n) - first;
         uint* ring = stackalloc uint[Ahead];
         ulong state = 0xA11_0000UL + (ulong)t;
         long done = 0;
@@ -184,7 +187,7 @@ public sealed unsafe partial class LineUpdateBuffer : IDisposable
         {
             if (i < count)
             {
-                uint line = Own((uint)Mix(ref state) & (_lines - 1), t, n);
+                uint line = first + (uint)(((ulong)(uint)Mix(ref state) * span) >> 32);
                 Sse.Prefetch0(_buffer + ((ulong)line << LineShift));
                 if (i >= Ahead)
                 {
@@ -210,20 +213,6 @@ public sealed unsafe partial class LineUpdateBuffer : IDisposable
         ulong old = *word;
         *word = old | (1UL << (int)(bits >> 58));
         return (int)(old & 1);
-    }
-
-    // The line moved into one of thread t's 64-line groups (group mod n == t), as the catch-up's threads own lines.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private uint Own(uint line, int t, int n)
-    {
-        if (n == 1)
-        {
-            return line;
-        }
-
-        uint group = line >> 6;
-        group = group - (group % (uint)n) + (uint)t;
-        return group << 6 < _lines ? (group << 6) | (line & 63) : ((group - (uint)n) << 6) | (line & 63);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -124,6 +124,10 @@ public static partial class ScaleExperiment
                     machineRows.Add(machine);
                 }
 
+                // Untimed: whichever path ran first in a round was 5-17 ns a name slower than in its other rounds, in
+                // both orders (the one after the machine's loops and the chase, with the memory they freed). A file of
+                // the size made and dropped first takes that cost, so the paths all follow one such file.
+                _ = PopulateAloneNs(size, names, cores);
                 foreach (CatchUpPath path in round % 2 == 1 ? paths : paths.Reverse())
                 {
                     (double ns, long missing) = CatchUpOnce(size, log, path);

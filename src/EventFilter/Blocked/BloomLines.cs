@@ -22,7 +22,7 @@ internal sealed unsafe partial class BloomLines
     private readonly bool _vectorProbes;
     private readonly bool _wideVectorProbes;
     private readonly Vector512<ulong> _unusedLanes;
-    private readonly StripedSpinLock _locks = new();
+    private readonly StripedSpinLock _locks;
     private readonly AtomicBitmap? _changed;
 
     // A key spread over more lines (docs/file-format.md, "Probes"): per slot, its probes and the multiplier that takes
@@ -49,6 +49,7 @@ internal sealed unsafe partial class BloomLines
     {
         _lines = lines;
         _lineCount = lineCount;
+        _locks = new StripedSpinLock(lineCount);
         _k = k;
         _changed = changed;
         _linesPerKey = linesPerKey;

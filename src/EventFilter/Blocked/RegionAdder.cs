@@ -7,10 +7,10 @@ namespace EventFilter.Blocked;
 /// Adds a large batch of names (a catch-up's) at the memory system's pace: hashes every name, partitions the hashes by
 /// line region (a counting sort on the region, the line's high bits), then adds region by region, so that the adds
 /// walk the file in order and their page walks hit the TLB instead of each taking a miss of its own. With more than
-/// one thread, the names are hashed and partitioned in slices, and each thread adds the lines it owns: the 64-line
-/// groups <c>(line &gt;&gt; 6) mod threads</c>, so that with 2 or 4 threads no two share a stripe or a changed-line
-/// word and neither cache line moves between cores. Every add still takes its line's stripe, so host adds may race
-/// it. One per catch-up; not thread-safe. See docs/design.md, "Hot path".
+/// one thread, the names are hashed and partitioned in slices, and each thread adds the regions it owns: a run of
+/// them, 1/threads of the file, so that with 2 or 4 threads no two share a stripe or a cache line of changed-line
+/// marks, and each thread's adds walk the same pages in the same order as one thread's would. Every add still takes
+/// its line's stripe, so host adds may race it. One per catch-up; not thread-safe. See docs/design.md, "Hot path".
 /// </summary>
 internal sealed class RegionAdder : IDisposable
 {
@@ -23,7 +23,7 @@ internal sealed class RegionAdder : IDisposable
     private readonly bool _partition;
     private readonly int[][] _counts;
     private readonly int[][] _offsets;
-    private readonly (int Start, int Turn, int End)[] _owned;
+    private readonly (int Start, int End)[] _owned;
     private readonly Action<int> _hashStep, _scatterStep, _addStep;
     private WorkerGang? _gang;
     private ulong[] _hashes = [];
@@ -34,7 +34,6 @@ internal sealed class RegionAdder : IDisposable
     private BloomLines? _lines;
     private ulong _seed;
     private int _threads, _regions, _regionShift;
-    private ulong _ownerMultiplier; // for OwnerOf: 2^64 / _threads, rounded up
 
     /// <param name="threads">The most threads a batch is added with (the calling one included).</param>
     /// <param name="partition">False adds in log order (one region): the rejected design, kept for the <c>scale</c> experiment.</param>
@@ -46,11 +45,11 @@ internal sealed class RegionAdder : IDisposable
         _offsets = new int[_maxThreads][];
         for (int t = 0; t < _maxThreads; t++)
         {
-            _counts[t] = new int[_maxThreads * MaxRegions];
-            _offsets[t] = new int[_maxThreads * MaxRegions];
+            _counts[t] = new int[MaxRegions];
+            _offsets[t] = new int[MaxRegions];
         }
 
-        _owned = new (int, int, int)[_maxThreads];
+        _owned = new (int, int)[_maxThreads];
         _hashStep = HashAndCount;
         _scatterStep = Scatter;
         _addStep = AddOwned;
@@ -79,10 +78,10 @@ internal sealed class RegionAdder : IDisposable
         }
 
         (_batch, _lines, _seed) = (batch, lines, seed);
-        _threads = count >= ParallelMinimum ? _maxThreads : 1;
-        _ownerMultiplier = FastModMultiplier((uint)_threads);
         _regionShift = lines.RegionShift;
         _regions = _partition ? lines.Regions : 1;
+        // Each thread owns whole regions: with fewer regions than threads (a small file, or no partition), one adds all.
+        _threads = count >= ParallelMinimum && _regions >= _maxThreads ? _maxThreads : 1;
         try
         {
             if (_threads == 1 && _regions == 1)
@@ -113,7 +112,7 @@ internal sealed class RegionAdder : IDisposable
 
     public void Dispose() => _gang?.Dispose();
 
-    // Step 1: hash this participant's slice of the names, and count its hashes per bucket (owner, then region).
+    // Step 1: hash this participant's slice of the names, and count its hashes per region.
     private void HashAndCount(int t)
     {
         ReadOnlySpan<byte> names = _batch!.Names;
@@ -125,47 +124,41 @@ internal sealed class RegionAdder : IDisposable
             offset += length;
         }
 
-        Span<int> counts = _counts[t].AsSpan(0, _threads * _regions);
+        Span<int> counts = _counts[t].AsSpan(0, _regions);
         counts.Clear();
         for (int i = from; i < to; i++)
         {
             ulong hash = KeyHasher.Hash(names.Slice(offset, lengths[i]), _seed);
             offset += lengths[i];
             _hashes[i] = hash;
-            counts[Bucket(hash)]++;
+            counts[Region(hash)]++;
         }
     }
 
-    // Step 2: every participant works out where its hashes of each bucket go (after the lower buckets, and after the
-    // lower participants' hashes of the same bucket), then copies them there; it notes the span of the buckets it owns.
+    // Step 2: every participant works out where its hashes of each region go (after the lower regions, and after the
+    // lower participants' hashes of the same region), then copies them there; it notes the span of the regions it owns.
     private void Scatter(int t)
     {
-        int buckets = _threads * _regions;
-        Span<int> offsets = _offsets[t].AsSpan(0, buckets);
+        Span<int> offsets = _offsets[t].AsSpan(0, _regions);
         int next = 0;
-        for (int b = 0; b < buckets; b++)
+        for (int region = 0; region < _regions; region++)
         {
-            if (b == t * _regions)
+            if (region == FirstRegion(t))
             {
                 _owned[t].Start = next;
-            }
-
-            if (b == (t * _regions) + FirstRegion(t))
-            {
-                _owned[t].Turn = next;
             }
 
             for (int other = 0; other < _threads; other++)
             {
                 if (other == t)
                 {
-                    offsets[b] = next;
+                    offsets[region] = next;
                 }
 
-                next += _counts[other][b];
+                next += _counts[other][region];
             }
 
-            if (b == ((t + 1) * _regions) - 1)
+            if (region == FirstRegion(t + 1) - 1)
             {
                 _owned[t].End = next;
             }
@@ -175,39 +168,27 @@ internal sealed class RegionAdder : IDisposable
         for (int i = from; i < to; i++)
         {
             ulong hash = _hashes[i];
-            _grouped[offsets[Bucket(hash)]++] = hash;
+            _grouped[offsets[Region(hash)]++] = hash;
         }
     }
 
-    // Step 3: add the buckets this participant owns, region by region, from its first region round to the one before.
+    // Step 3: add the regions this participant owns, in order.
     private void AddOwned(int t)
     {
-        (int start, int turn, int end) = _owned[t];
-        _lines!.AddGrouped(_grouped.AsSpan(turn, end - turn));
-        _lines.AddGrouped(_grouped.AsSpan(start, turn - start));
+        (int start, int end) = _owned[t];
+        _lines!.AddGrouped(_grouped.AsSpan(start, end - start));
     }
 
-    // Where participant t starts its walk of the regions: each in its own part of the file, so that no two walk the
-    // same region at once. Their lines are disjoint anyway, but a word of changed-line marks covers 64 lines and a
-    // cache line of them 512: in one region at the same time, two threads would pass those back and forth.
-    private int FirstRegion(int t) => (int)((long)_regions * t / _threads);
+    private int FirstRegion(int t) => FirstRegion(_regions, t, _threads);
 
-    private int Bucket(ulong hash)
-    {
-        uint line = _lines!.LineOfKey(hash);
-        int region = _regions == 1 ? 0 : (int)(line >> _regionShift);
-        // The owner is the 64-line group mod _threads, without a divide: the scatter step is a few instructions per
-        // name, and a hardware divide in it made that step slower on two threads than on one (at 1 GiB: 3.1 ns per
-        // name on one thread, 5.2 on two, 2.5 on two without the divide).
-        return _threads == 1 ? region : ((int)FastMod(line >> 6, _ownerMultiplier, (uint)_threads) * _regions) + region;
-    }
+    /// <summary>
+    /// The first of <paramref name="regions"/> that participant <paramref name="t"/> of <paramref name="threads"/> owns:
+    /// each owns a run of regions, 1/threads of the file, so that with 2 or 4 threads no two ever add under the same
+    /// stripe (which covers 1/256 of the file) or to the same cache line of changed-line marks.
+    /// </summary>
+    internal static int FirstRegion(int regions, int t, int threads) => (int)((long)regions * t / threads);
 
-    /// <summary>The multiplier for <see cref="FastMod"/> by <paramref name="divisor"/>: 2^64 / divisor, rounded up.</summary>
-    internal static ulong FastModMultiplier(uint divisor) => (ulong.MaxValue / divisor) + 1;
-
-    /// <summary><paramref name="value"/> mod <paramref name="divisor"/> with two multiplies (Lemire's "fastmod", exact for 32-bit operands).</summary>
-    internal static uint FastMod(uint value, ulong multiplier, uint divisor) =>
-        (uint)Math.BigMul(multiplier * value, divisor, out _);
+    private int Region(ulong hash) => _regions == 1 ? 0 : (int)(_lines!.LineOfKey(hash) >> _regionShift);
 
     private (int From, int To) Slice(int count, int t) =>
         ((int)((long)count * t / _threads), (int)((long)count * (t + 1) / _threads));

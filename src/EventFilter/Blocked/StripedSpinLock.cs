@@ -5,7 +5,10 @@ namespace EventFilter.Blocked;
 /// <summary>
 /// Serialises adds that land on the same line, so two writers never lose each other's checksum update.
 /// Lookups never take it: bits only go from 0 to 1, so a reader racing an add sees the line before or after it.
-/// Each stripe sits on its own cache line so that writers on different stripes do not false-share.
+/// Each stripe sits on its own cache line so that writers on different stripes do not false-share. A stripe covers a
+/// run of consecutive lines, 1/256 of the file: threads that add to different parts of the file (the catch-up's, each
+/// in its own span of regions) then never take the same stripe, where stripes by line number modulo 256 had each
+/// thread take every stripe in turn and move its cache line between cores on each add.
 /// Why a spin lock: the critical section is a handful of ORs and XORs, far shorter than a context switch.
 /// </summary>
 /// <remarks>
@@ -20,11 +23,26 @@ internal sealed class StripedSpinLock
     private const int RecordEndOffset = 2; // ints 2-3 of the stripe's line: 8-byte aligned, as the array's data is
 
     private readonly int[] _slots = new int[Stripes * IntsPerCacheLine];
+    private readonly int _shift;
+
+    /// <param name="lineCount">Lines in the file: a stripe covers 2^n consecutive of them, enough that 256 stripes cover all.</param>
+    public StripedSpinLock(uint lineCount)
+    {
+        int bits = lineCount <= 1 ? 0 : 32 - System.Numerics.BitOperations.LeadingZeroCount(lineCount - 1);
+        _shift = Math.Max(0, bits - 8);
+    }
+
+    /// <summary>The stripe of <paramref name="line"/>, 0 to 255.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public int StripeOf(uint line) => (int)(line >> _shift);
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public ref int Enter(uint line)
+    public ref int Enter(uint line) => ref EnterStripe(StripeOf(line));
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ref int EnterStripe(int stripe)
     {
-        ref int slot = ref _slots[(int)(line & (Stripes - 1)) * IntsPerCacheLine];
+        ref int slot = ref _slots[stripe * IntsPerCacheLine];
         if (Interlocked.CompareExchange(ref slot, 1, 0) != 0)
         {
             EnterContended(ref slot);
@@ -43,9 +61,11 @@ internal sealed class StripedSpinLock
     /// (both sides pass a full fence). The flush copies lines this way, so an add never waits for the flush's thread.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void WaitUntilFree(uint line)
+    public void WaitUntilFree(uint line) => WaitUntilStripeFree(StripeOf(line));
+
+    private void WaitUntilStripeFree(int stripe)
     {
-        ref int slot = ref _slots[(int)(line & (Stripes - 1)) * IntsPerCacheLine];
+        ref int slot = ref _slots[stripe * IntsPerCacheLine];
         var spinner = default(SpinWait);
         while (Volatile.Read(ref slot) != 0)
         {
@@ -59,9 +79,9 @@ internal sealed class StripedSpinLock
     /// </summary>
     public void WaitUntilAllFree()
     {
-        for (uint stripe = 0; stripe < Stripes; stripe++)
+        for (int stripe = 0; stripe < Stripes; stripe++)
         {
-            WaitUntilFree(stripe);
+            WaitUntilStripeFree(stripe);
         }
     }
 
@@ -78,7 +98,7 @@ internal sealed class StripedSpinLock
 
     /// <summary>The highest record end of <paramref name="line"/>'s stripe, read without taking it.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public long RecordEnd(uint line) => Volatile.Read(ref RecordEndOf(ref _slots[(int)(line & (Stripes - 1)) * IntsPerCacheLine]));
+    public long RecordEnd(uint line) => Volatile.Read(ref RecordEndOf(ref _slots[StripeOf(line) * IntsPerCacheLine]));
 
     /// <summary>The highest record end over all stripes. Reads each without taking it: for a resize or a checkpoint, not adds.</summary>
     public long HighestRecordEnd()
@@ -97,7 +117,7 @@ internal sealed class StripedSpinLock
     {
         for (int stripe = 0; stripe < Stripes; stripe++)
         {
-            ref int slot = ref Enter((uint)stripe);
+            ref int slot = ref EnterStripe(stripe);
             ref long end = ref RecordEndOf(ref slot);
             end = Math.Min(end, position);
             Exit(ref slot);

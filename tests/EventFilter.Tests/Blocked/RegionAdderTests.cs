@@ -40,24 +40,49 @@ public sealed unsafe class RegionAdderTests
         Assert.Equal(0, LineVerifier.Scan(grouped.Lines.Lines, lineCount, repair: false, threshold: 1).MismatchedLines);
     }
 
-    // The owner of a line group is group mod threads without a divide: it must equal the divide for every thread count
-    // and group, the extremes included, or hash-count and scatter would still agree but the threads' shares would not.
+    // Each thread adds a run of regions, and a stripe covers a run of lines: where one thread's run ends and the next
+    // one's begins must also be where one stripe ends and the next begins, or the two threads would take the same
+    // stripe's cache line in turn on every add near the boundary (64 MiB, 1 GiB and 4 GiB files, as their geometry
+    // gives them: one line less than a power of two).
     [Theory]
-    [InlineData(1)]
-    [InlineData(2)]
-    [InlineData(3)]
-    [InlineData(7)]
-    [InlineData(64)]
-    [InlineData(1000)]
-    public void FastMod_equals_the_remainder(uint divisor)
+    [InlineData((1u << 20) - 1, 2)]
+    [InlineData((1u << 20) - 1, 4)]
+    [InlineData((1u << 24) - 1, 2)]
+    [InlineData((1u << 24) - 1, 4)]
+    [InlineData((1u << 26) - 1, 2)]
+    [InlineData((1u << 26) - 1, 4)]
+    public void Threads_own_runs_of_regions_that_share_no_stripe(uint lineCount, int threads)
     {
-        ulong multiplier = RegionAdder.FastModMultiplier(divisor);
-        uint[] values = [0, 1, 2, divisor - 1, divisor, divisor + 1, 63, 64, 65_535, 1 << 26, int.MaxValue, uint.MaxValue - 1, uint.MaxValue];
-        var random = new Random(33);
-        foreach (uint value in values.Concat(Enumerable.Range(0, 10_000).Select(_ => (uint)random.NextInt64(0, 1L << 32))))
+        var lines = new BloomLines(null, lineCount, 6, changed: null);
+        var locks = new StripedSpinLock(lineCount);
+        for (int t = 1; t < threads; t++)
         {
-            Assert.Equal(value % divisor, RegionAdder.FastMod(value, multiplier, divisor));
+            uint boundary = (uint)RegionAdder.FirstRegion(lines.Regions, t, threads) << lines.RegionShift;
+            // Stripes rise with the line (the test below), so a higher stripe here means none is shared.
+            Assert.True(locks.StripeOf(boundary - 1) < locks.StripeOf(boundary), $"thread {t} starts in the stripe of thread {t - 1}'s last line");
         }
+    }
+
+    // Stripes are runs of consecutive lines, 256 of them at most, over any file size.
+    [Theory]
+    [InlineData(1u)]
+    [InlineData(255u)]
+    [InlineData(256u)]
+    [InlineData(257u)]
+    [InlineData(70_001u)]
+    [InlineData(uint.MaxValue)]
+    public void Stripes_are_runs_of_lines_below_256(uint lineCount)
+    {
+        var locks = new StripedSpinLock(lineCount);
+        int previous = 0;
+        for (ulong line = 0; line < lineCount; line += Math.Max(1, lineCount / 100_000))
+        {
+            int stripe = locks.StripeOf((uint)line);
+            Assert.InRange(stripe, previous, 255);
+            previous = stripe;
+        }
+
+        Assert.InRange(locks.StripeOf(lineCount - 1), previous, 255);
     }
 
     [Fact]
