@@ -74,7 +74,7 @@ public static partial class TargetsExperiment
         cases.Add(Case("might_exist_in_cache_utf8", lookupInCache, InCacheChase, small, Goals.LookupInCache));
         cases.Add(Case("might_exist_in_cache_string", lookupInCacheString, InCacheChase, small, Goals.LookupInCacheString));
         cases.Add(Case("add_in_cache_one_writer", addOneTiming, InCacheChase, small, Goals.AddInCache));
-        cases.Add(Contending("add_in_cache_2_writers_contending", addTwo, small));
+        cases.Add(ContendingCase("add_in_cache_2_writers_contending", addTwo, small));
         cases.Add(Case("add_of_a_new_name_256mb", add, LargeChase, large, Goals.AddOutOfCache));
         cases.Add(Case("might_exist_miss_256mb_one_call", miss, LargeChase, large, Goals.LookupOutOfCache));
         cases.Add(Case("might_exist_batch_256mb", batch, LargeChase, large, Goals.LookupBatch));
@@ -112,7 +112,7 @@ public static partial class TargetsExperiment
         return 0;
     }
 
-    private const string InCacheChase = "chase_256kib", LargeChase = "chase_256mib";
+    private const string InCacheChase = "chase_256kib", LargeChase = "chase_256mib", MachineSharing = "machine_two_writers_sharing_median_round";
 
     /// <summary>A case: its figure (the fastest round), the baseline it is judged against, and the goal as a ratio to that baseline.</summary>
     private static JsonObject Case(string name, Timing timing, string baseline, double baselineNs, double goalRatio) => Case(name, timing, baseline, timing.Chase ?? baselineNs, goalRatio, paired: timing.Chase is not null);
@@ -132,19 +132,34 @@ public static partial class TargetsExperiment
     };
 
     /// <summary>
-    /// A two-writer row: its figure is the fastest counted round of the add's cost per thread, judged against the
-    /// in-cache chase as before. Beside it, the machine's own cost of two writers sharing those lines in the same
-    /// rounds (<see cref="Baseline.SharedLineWriters"/>, the same threads right after), which shows where the host ran
-    /// the two vCPUs: about 8-10 ns a step in the runs where the row took 35-37 ns, 27 ns in one where it took 108.
-    /// Judging the row net of that loop was tried: the filter's add shares more lines than the loop does (its stripe,
-    /// its line and its changed-line word), so the net figure stayed bimodal (27 or 83 ns) and is only reported.
+    /// A two-writer writer mode: its figure is the fastest counted round of the add's cost per thread, rebased on the
+    /// in-cache chase with the other modes. Beside it, the machine's own cost of two writers sharing those lines in
+    /// the same rounds (<see cref="Baseline.SharedLineWriters"/>, the same threads right after): where the host ran
+    /// the two vCPUs, about 9 ns a step or about 27.
     /// </summary>
     private static JsonObject Contending(string name, (Timing Filter, Timing Machine, Timing Net) two, double chaseNs)
     {
-        JsonObject row = Case(name, two.Filter, InCacheChase, chaseNs, Goals.AddInCacheContending);
+        JsonObject row = Case(name, two.Filter, InCacheChase, chaseNs, 2 * Goals.AddInCache); // a mode compared over the chase, as the one-writer modes
         row["machine_sharing_ns"] = Math.Round(two.Machine.Min, 1);
         row["machine_sharing_median_round_ns"] = Math.Round(two.Machine.Median, 1);
         row["net_of_machine_sharing_lower_quartile_ns"] = Math.Round(two.Net.Min, 1);
+        return row;
+    }
+
+    /// <summary>
+    /// The two-writer goal, judged against the machine's own two writers sharing lines in the same rounds on the same
+    /// threads (<see cref="Baseline.SharedLineWriters"/>), not the in-cache chase: where the host runs the two vCPUs
+    /// moves a shared line's cost about 3 x (9 or 27 ns a step), and the filter's two writers move with it (35-36 or
+    /// 107-109 ns), so over the chase two runs disagreed 3 x. The row's fastest round over the loop's median round
+    /// read 3.8-4.0 in seven runs at both placements; over the loop's fastest round, 3.9-5.0 (one lucky round of the
+    /// loop moved it). Net of the loop the row stayed bimodal (27 or 83 ns): the add shares more lines than the loop
+    /// (its stripe, its line, its changed-line word), so it pays the transfer several times over, in proportion.
+    /// </summary>
+    private static JsonObject ContendingCase(string name, (Timing Filter, Timing Machine, Timing Net) two, double chaseNs)
+    {
+        JsonObject row = Case(name, two.Filter, MachineSharing, two.Machine.Median, Goals.AddInCacheContending, paired: true);
+        row["machine_sharing_fastest_round_ns"] = Math.Round(two.Machine.Min, 1);
+        row["ratio_to_in_cache_chase"] = Math.Round(two.Filter.Min / chaseNs, 3);
         return row;
     }
 
