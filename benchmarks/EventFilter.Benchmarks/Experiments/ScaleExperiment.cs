@@ -186,7 +186,10 @@ public static partial class ScaleExperiment
     }
 
     // Per size, the best round of each path: region on one thread against its chase, and the cores' speed-up beside
-    // the machine's own for the same kind of access (each loop's best round on one thread over its best on all).
+    // the machine's own for the same kind of access (each loop's best round on one thread over its best on all). The
+    // two-core goal is judged on the filter's side, as the goal asks ("reading the log stays the host's cost"): one
+    // thread and all cores reading between batches, each round less its own log read alone (there the read is on
+    // the critical path, all of it, so taking it off leaves the filter's work). End to end is printed beside it.
     private static void PrintGoals(JsonArray rows, JsonArray machine, long[] sizes, CatchUpPath[] paths, int one, int all)
     {
         string MachineSpeedUp(long size, string kind)
@@ -195,15 +198,19 @@ public static partial class ScaleExperiment
             return ofSize.Length == 0 ? "-" : $"{ofSize.Min(m => m![$"{kind}_1t_ns"]!.GetValue<double>()) / ofSize.Min(m => m![$"{kind}_{m["threads"]}t_ns"]!.GetValue<double>()):F2} x";
         }
 
-        MarkdownTable.Print(["size", .. paths.Select(p => p.Name + " (best x chase)"), "speed-up on all cores", "machine's: updates by region", "at random", "chases", "1 thread ≤ 0.25 x chase", "speed-up ≥ 1.7"], sizes.Select(size =>
+        int between = Array.FindIndex(paths, p => p.Threads == paths[all].Threads && !p.ReadAhead);
+        MarkdownTable.Print(["size", .. paths.Select(p => p.Name + " (best x chase)"), "speed-up on all cores", "filter's side: between batches, less the log read", "machine's: updates by region", "at random", "chases", "1 thread ≤ 0.25 x chase", "filter's side ≥ 1.7"], sizes.Select(size =>
         {
-            double[] best = paths.Select(p => rows.Where(r => r!["size_mib"]!.GetValue<long>() == size / MiB && r["path"]!.GetValue<string>() == p.Name)
-                .Min(r => r!["ns_per_name"]!.GetValue<double>())).ToArray();
-            double chase = rows.Where(r => r!["size_mib"]!.GetValue<long>() == size / MiB).Min(r => r!["chase_ns"]!.GetValue<double>());
+            JsonNode?[] ofSize = rows.Where(r => r!["size_mib"]!.GetValue<long>() == size / MiB).ToArray();
+            double Best(CatchUpPath path, bool lessRead) => ofSize.Where(r => r!["path"]!.GetValue<string>() == path.Name)
+                .Min(r => r!["ns_per_name"]!.GetValue<double>() - (lessRead ? r["log_read_alone_ns"]!.GetValue<double>() : 0));
+            double[] best = paths.Select(p => Best(p, lessRead: false)).ToArray();
+            double chase = ofSize.Min(r => r!["chase_ns"]!.GetValue<double>());
             double speedUp = best[one] / best[all];
+            double? filterSide = between < 0 ? null : Best(paths[one], lessRead: true) / Best(paths[between], lessRead: true);
             return (IReadOnlyList<string>)[$"{size / MiB} MiB", .. best.Select(b => $"{b:F1} ns = {b / chase:F3}"), $"{speedUp:F2} x",
-                MachineSpeedUp(size, "region"), MachineSpeedUp(size, "random"), MachineSpeedUp(size, "chase"),
-                best[one] / chase <= 0.25 ? "yes" : "no", speedUp >= 1.7 ? "yes" : "no"];
+                filterSide is { } f ? $"{f:F2} x" : "-", MachineSpeedUp(size, "region"), MachineSpeedUp(size, "random"), MachineSpeedUp(size, "chase"),
+                best[one] / chase <= 0.25 ? "yes" : "no", filterSide is { } g ? (g >= 1.7 ? "yes" : "no") : "-"];
         }));
     }
 
