@@ -202,7 +202,7 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void LateAdd(long recordEnd)
     {
-        if (_contract.ReportLateAdd(recordEnd, _log.EndPosition) is { } cutAt)
+        if (_contract.ReportLateAdd(recordEnd, _log) is { } cutAt)
         {
             lock (_checkpointGate)
             {

@@ -81,9 +81,14 @@ internal sealed class HostContract(string path, FilterObserver observer)
     /// and this is a new record in the cut range: returns the end to truncate to. Otherwise the host checkpointed
     /// before adding: returns null.
     /// </summary>
-    public long? ReportLateAdd(long recordEnd, long logEnd)
+    public long? ReportLateAdd(long recordEnd, IStreamNameLog log)
     {
+        // The claim first, then the end. A claim is never past the position it was made at, which a host takes from the
+        // end it read, and an end that only grows is then at or past the claim when read afterwards: below it only if
+        // the log went back. Read the other way round, a checkpoint on another thread (adds take no lock) could raise
+        // the claim between the two reads past an end that was true when read, and a late add would pass for a cut log.
         long vouchedTo = Volatile.Read(ref _vouchedTo);
+        long logEnd = log.EndPosition;
         if (logEnd < vouchedTo)
         {
             observer.HostContractViolated(path, HostContractViolation.TruncationNotReported,

@@ -52,6 +52,37 @@ public sealed class HostContractTests : IDisposable
     }
 
     [Fact]
+    public async Task A_late_add_raced_by_a_checkpoint_further_on_is_reported_as_late_not_as_a_cut()
+    {
+        // Regression: the late add read the log's end, then a checkpoint from another thread at a newer end raised the
+        // claim before the add compared the two; a log that only grew looked cut (TruncationNotReported, and the filter
+        // truncated to the stale end). The checkpoint runs where that thread's would: after the add's read of the end.
+        var log = new ScriptedLog();
+        var observer = new RecordingObserver();
+        using var filter = new StreamExistenceFilter(Options(_dir), log, observer);
+        filter.Open();
+        await filter.CatchUpAsync(CancellationToken.None);
+        log.SetEnd(2);
+        filter.Add("second", 2);
+        filter.Checkpoint(log.EndPosition); // claims the record of "first", ending at 1, before its add
+        filter.Add("third", 3);
+        log.EndRead = _ =>
+        {
+            log.EndRead = null;
+            log.SetEnd(3);
+            filter.Checkpoint(log.EndPosition);
+        };
+
+        filter.Add("first", 1);
+
+        (HostContractViolation violation, string detail) = Assert.Single(observer.Violations);
+        Assert.Equal(HostContractViolation.LateAdd, violation);
+        Assert.Contains("ending at 1", detail);
+        Assert.Empty(observer.Truncations);
+        Assert.Equal(3, filter.CheckpointPosition);
+    }
+
+    [Fact]
     public async Task Adding_again_a_record_that_catch_up_read_is_no_violation()
     {
         var log = new InMemoryStreamLog();

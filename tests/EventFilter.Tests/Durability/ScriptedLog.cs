@@ -13,7 +13,21 @@ internal sealed class ScriptedLog(params (string Name, long End)[] records) : IS
     private long _end = records.Length == 0 ? 0 : records[^1].End;
     private int _count;
 
-    public long EndPosition => Volatile.Read(ref _end);
+    public long EndPosition
+    {
+        get
+        {
+            long end = Volatile.Read(ref _end);
+            EndRead?.Invoke(end);
+            return end;
+        }
+    }
+
+    /// <summary>
+    /// Runs at each read of the end, after the end was read and before the reader has it: what another thread does in
+    /// the window between a read of the end and its use.
+    /// </summary>
+    public Action<long>? EndRead { get; set; }
 
     /// <summary>Reads return no record ending past this; null for the end.</summary>
     public long? ReadLimit { get; set; }
