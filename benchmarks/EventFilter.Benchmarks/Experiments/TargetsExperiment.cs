@@ -238,7 +238,7 @@ public static partial class TargetsExperiment
     private static (double Ready, double WithCheckpoint) CatchUp(PairedChase paired)
     {
         var log = new PackedNameLog(Enumerable.Range(0, CatchUpNames).Select(i => Encoding.UTF8.GetBytes($"catchup-{i:D10}-7f3c4e8a9c6f5b3d2f1c9a7e0001a2b3-stream")).ToArray());
-        const int Rounds = 7; // with 3, the fastest moved 41% between two runs
+        const int Rounds = 15; // the fastest of 3 moved 41% between two runs, of 7 16-22%: within a process they spread 44-130 ns
         double[] ready = new double[Rounds], whole = new double[Rounds];
         for (int round = -3; round < Rounds; round++) // three untimed: with one, the fastest of 7 moved 45% (81.7, 56.4 ns)
         {
