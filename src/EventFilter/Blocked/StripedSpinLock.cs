@@ -18,7 +18,8 @@ namespace EventFilter.Blocked;
 /// </remarks>
 internal sealed class StripedSpinLock
 {
-    private const int Stripes = 256;
+    private const int StripesLog2 = 8;
+    private const int Stripes = 1 << StripesLog2;
     private const int IntsPerCacheLine = 16;
     private const int RecordEndOffset = 2; // ints 2-3 of the stripe's line: 8-byte aligned, as the array's data is
 
@@ -28,8 +29,8 @@ internal sealed class StripedSpinLock
     /// <param name="lineCount">Lines in the file: a stripe covers 2^n consecutive of them, enough that 256 stripes cover all.</param>
     public StripedSpinLock(uint lineCount)
     {
-        int bits = lineCount <= 1 ? 0 : 32 - System.Numerics.BitOperations.LeadingZeroCount(lineCount - 1);
-        _shift = Math.Max(0, bits - 8);
+        int bits = lineCount <= 1 ? 0 : 32 - System.Numerics.BitOperations.LeadingZeroCount(lineCount - 1); // to number every line
+        _shift = Math.Max(0, bits - StripesLog2);
     }
 
     /// <summary>The stripe of <paramref name="line"/>, 0 to 255.</summary>
