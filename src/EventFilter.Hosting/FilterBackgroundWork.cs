@@ -64,7 +64,7 @@ internal sealed class FilterBackgroundWork : IDisposable
     /// <summary>What is still running, in an operator's words, for the log line of a stop that timed out.</summary>
     public string Unfinished => string.Join(", ", new[]
     {
-        (_catchUp, _filter.State == FilterState.Ready ? "a resize" : "catch-up"),
+        (_catchUp, _filter.State == FilterState.Ready ? "following the log, or a resize" : "catch-up"),
         (_checkpoints, "a checkpoint tick"),
         (RebuildTask, "an online rebuild"),
     }.Where(task => !task.Item1.IsCompleted).Select(task => task.Item2));

@@ -13,7 +13,7 @@ namespace EventFilter.Hosting;
 /// the core <see cref="StreamExistenceFilter"/>, with adds and lookups counted for the metrics on the way through,
 /// and its life (open, catch-up, checkpoints, shutdown) driven by the host.
 /// </summary>
-internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilter, IFilterResizeStatus
+internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilter, IFilterReadPosition, IFilterResizeStatus
 {
     private readonly StreamExistenceFilterHostingOptions _options;
     private readonly StreamExistenceFilterOptions _filterOptions;
@@ -44,7 +44,7 @@ internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilt
         // The metrics exist before the filter; until it does, the checkpoint gauges report nothing.
         // The lag runs to where the host's appends reached, when that is past the log's end: a database log whose end is
         // held back (an in-flight transaction, a stuck high-water mark) must not show a lag of 0 while appends go on.
-        _metrics = new FilterMetrics(meterFactory, () => _filter?.CheckpointPosition, () => Math.Max(_log.EndPosition, _filter?.AddedEnd ?? 0), () => _filter?.ServingSizeBytes ?? 0);
+        _metrics = new FilterMetrics(meterFactory, () => _filter?.CheckpointPosition, () => LogEnd is { } end ? Math.Max(end, _filter?.AddedEnd ?? 0) : null, () => _filter?.ServingSizeBytes ?? 0, () => Reading);
         _observer = new TelemetryObserver(_logger, _metrics.Files, time: timeProvider);
         _filter = new StreamExistenceFilter(_filterOptions, log, _observer);
     }
@@ -57,6 +57,39 @@ internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilt
 
     /// <inheritdoc/>
     public long? CheckpointPosition => _filter.CheckpointPosition;
+
+    /// <inheritdoc/>
+    public long ReadPosition => _filter.ReadPosition;
+
+    /// <inheritdoc/>
+    public Task WaitForReadPositionAsync(long position, CancellationToken cancellationToken) => _filter.WaitForReadPositionAsync(position, cancellationToken);
+
+    /// <summary>How long the follower has been behind the log's end; zero at the end and without following.</summary>
+    internal TimeSpan FollowLag => _filter.FollowLag;
+
+    /// <summary>The lag above which health reports Degraded.</summary>
+    internal TimeSpan MaxFollowLag => _options.MaxFollowLag;
+
+    /// <summary>The log's end for metrics and health; null when the log throws (a reader reports that, once per episode).</summary>
+    internal long? LogEnd
+    {
+        get
+        {
+            try
+            {
+                return _log.EndPosition;
+            }
+            catch (Exception)
+            {
+                return null;
+            }
+        }
+    }
+
+    /// <summary>Where the filter has read to, how far behind the log's end that is, and the follower's lag; null before open.</summary>
+    private (long Position, long? Behind, TimeSpan Lag)? Reading => _filter?.CheckpointPosition is null
+        ? null
+        : (_filter.ReadPosition, LogEnd is { } end ? Math.Max(0, end - _filter.ReadPosition) : null, _filter.FollowLag);
 
     internal TelemetryObserver Observer => _observer;
 

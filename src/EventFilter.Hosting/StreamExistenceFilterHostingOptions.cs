@@ -72,6 +72,28 @@ public sealed class StreamExistenceFilterHostingOptions
     /// <value>The default value is <see langword="null"/>: k = 6.</value>
     public long? ExpectedStreams { get; set; }
 
+    /// <summary>
+    /// Whether the filter keeps reading the log behind its end after catch-up, for as long as the host runs, so that it
+    /// learns the streams other processes append to the same log: on for every process of a host that runs several over
+    /// one database, appending or read-only (docs/hosting-guide.md, "Several processes over one log"). A checkpoint then
+    /// claims no more than the follower has read.
+    /// </summary>
+    /// <value>The default value is <see langword="false"/>: one process appends, and its own adds keep the filter current.</value>
+    public bool FollowLog { get; set; }
+
+    /// <summary>
+    /// How often a following filter reads the log's end, from 1 ms to 1 minute. A log that implements
+    /// <see cref="IStreamNameLogSignal"/> wakes it at once; the poll then only bounds what a lost signal costs.
+    /// </summary>
+    /// <value>The default value is 100 ms.</value>
+    public TimeSpan FollowPollInterval { get; set; } = FilterOptionRanges.DefaultFollowPollInterval;
+
+    /// <summary>
+    /// How long a following filter may stay behind the log's end before health reports Degraded; from 1 second to 1 day.
+    /// </summary>
+    /// <value>The default value is 30 seconds.</value>
+    public TimeSpan MaxFollowLag { get; set; } = TimeSpan.FromSeconds(30);
+
     /// <summary>The core's options; call only after validation, which guarantees the size parses.</summary>
     internal StreamExistenceFilterOptions ToFilterOptions(TimeProvider timeProvider)
     {
@@ -88,6 +110,8 @@ public sealed class StreamExistenceFilterHostingOptions
             AllOnesRebuildThreshold = AllOnesRebuildThreshold,
             CatchUpCheckpointRecords = CatchUpCheckpointRecords,
             ExpectedStreams = ExpectedStreams,
+            FollowLog = FollowLog,
+            FollowPollInterval = FollowPollInterval,
             TimeProvider = timeProvider,
         };
     }

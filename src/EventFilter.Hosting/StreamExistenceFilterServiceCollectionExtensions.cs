@@ -64,6 +64,7 @@ public static class StreamExistenceFilterServiceCollectionExtensions
         // calls, its resize status, its rebuild control, and the hosted service.
         services.AddSingleton(Create);
         services.AddSingleton<IStreamExistenceFilter>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());
+        services.AddSingleton<IFilterReadPosition>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());
         services.AddSingleton<IFilterResizeStatus>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());
         services.AddSingleton<IFilterRebuildControl>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());
         services.AddSingleton<IHostedService>(provider => provider.GetRequiredService<HostedStreamExistenceFilter>());

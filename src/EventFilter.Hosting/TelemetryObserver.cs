@@ -21,6 +21,7 @@ public class TelemetryObserver : FilterObserver
     private volatile CatchUpProgress? _progress;
     private volatile Exception? _backgroundFailure;
     private volatile string? _logViolation;
+    private volatile bool _logUnavailable;
     private int _violationsLogged; // a bit per HostContractViolation: each is logged once, counted always
 
     /// <summary>Logs through <paramref name="loggerFactory"/> and records on the meter <c>EventFilter</c> of <paramref name="meterFactory"/>.</summary>
@@ -56,8 +57,14 @@ public class TelemetryObserver : FilterObserver
     /// <summary>Why catch-up or a resize failed. The core reports it before it publishes the Failed state.</summary>
     internal Exception? BackgroundFailure => _backgroundFailure;
 
-    /// <summary>The log rule the catch-up under way found broken (what it did), until a catch-up completes; null while all is well.</summary>
+    /// <summary>
+    /// What is wrong with the host's log as a reader last reported it (a broken rule, or calls that keep failing), until
+    /// the log recovers or a catch-up completes; null while all is well.
+    /// </summary>
     internal string? LogViolation => _logViolation;
+
+    /// <summary>True when <see cref="LogViolation"/> is calls that keep failing, not a broken rule.</summary>
+    internal bool LogIsUnavailable => _logUnavailable;
 
     /// <summary>The catch-up, resize and online rebuild spans under way, which this observer's callbacks end.</summary>
     internal FilterSpans Spans { get; } = new();
@@ -141,6 +148,7 @@ public class TelemetryObserver : FilterObserver
     {
         _progress = progress;
         _logViolation = null;
+        _logUnavailable = false;
         _metrics.RecordCatchUp(progress);
         Spans.CatchUpCompleted(progress);
         Log.CatchUpCompleted(_logger, _openedLevel, progress.Path, progress.Records, progress.Elapsed.TotalSeconds, progress.RecordsPerSecond);
@@ -187,9 +195,36 @@ public class TelemetryObserver : FilterObserver
     {
         // The core reports each episode once, after seconds of retries: every one is logged.
         _logViolation = $"{TagValues.Of(violation)}: {detail}";
+        _logUnavailable = false;
         _metrics.RecordViolation(violation);
         Log.LogContractViolated(_logger, path, TagValues.Of(violation), detail);
     }
+
+    /// <inheritdoc/>
+    public override void LogReadFailed(string path, Exception error)
+    {
+        _metrics.RecordError(TagValues.LogRead, error);
+        Log.LogReadFailed(_logger, path, error.GetType().Name, error.Message);
+    }
+
+    /// <inheritdoc/>
+    public override void LogUnavailable(string path, Exception error, TimeSpan failingFor)
+    {
+        _logViolation = $"the log's calls fail ({error.GetType().Name}: {error.Message})";
+        _logUnavailable = true;
+        Log.LogUnavailable(_logger, path, failingFor.TotalSeconds, error.GetType().FullName ?? error.GetType().Name, error.Message, error);
+    }
+
+    /// <inheritdoc/>
+    public override void LogRecovered(string path, TimeSpan after)
+    {
+        _logViolation = null;
+        _logUnavailable = false;
+        Log.LogRecovered(_logger, path, after.TotalSeconds);
+    }
+
+    /// <inheritdoc/>
+    public override void RecordsRead(string path, int records) => _metrics.RecordRead(records);
 
     /// <inheritdoc/>
     public override void BackgroundWorkFailed(string path, Exception error)

@@ -61,6 +61,29 @@ public class FilterObserver
     /// </summary>
     public virtual void LogContractViolated(string path, LogContractViolation violation, string detail) { }
 
+    /// <summary>
+    /// A call to the host's log (<c>ReadAsync</c> or <c>EndPosition</c>) threw, during a catch-up or while following.
+    /// Called for every failure (a host can count them by type); the reader waits a back-off step and retries.
+    /// </summary>
+    public virtual void LogReadFailed(string path, Exception error) { }
+
+    /// <summary>
+    /// The host's log has thrown on every call for <paramref name="failingFor"/>, longer than a few seconds of retries;
+    /// <paramref name="error"/> is the latest. Called once per episode: the reader keeps retrying and goes on by itself
+    /// when the log answers (<see cref="LogRecovered"/>). Meanwhile a catching-up filter answers "maybe" and a following
+    /// one answers from what it has read.
+    /// </summary>
+    public virtual void LogUnavailable(string path, Exception error, TimeSpan failingFor) { }
+
+    /// <summary>
+    /// The log answers and keeps its rules again after a reported <see cref="LogContractViolated"/> or
+    /// <see cref="LogUnavailable"/>; <paramref name="after"/> is how long the trouble lasted.
+    /// </summary>
+    public virtual void LogRecovered(string path, TimeSpan after) { }
+
+    /// <summary>A catch-up or the follower read <paramref name="records"/> records from the log in one read and added them.</summary>
+    public virtual void RecordsRead(string path, int records) { }
+
     /// <summary>Catch-up, a resize or an online rebuild failed: after a failed catch-up the filter stays not ready and answers "maybe"; after a failed resize or rebuild the old file goes on serving.</summary>
     public virtual void BackgroundWorkFailed(string path, Exception error) { }
 }

@@ -2,9 +2,10 @@ namespace EventFilter;
 
 /// <summary>
 /// What the filter saw its host's <see cref="IStreamNameLog"/> do against the log's rules (docs/design.md, "The log's
-/// rules"). The filter never finishes a catch-up on such a log: it retries, reports the violation to
-/// <see cref="FilterObserver.LogContractViolated"/> once it has lasted a few seconds, and stays not ready (answering
-/// "maybe") until the log behaves, so that a bug on the log's side costs lookups, never a false negative.
+/// rules"). A reader (the catch-up, the follower) never takes such a read as progress: it retries, reports the violation
+/// to <see cref="FilterObserver.LogContractViolated"/> once it has lasted a few seconds, and does not move on (a
+/// catch-up stays not ready, answering "maybe") until the log behaves, so that a bug on the log's side costs lookups,
+/// never a false negative. The last two are signs a ready filter sees at run time (docs/design.md, "Run-time signs").
 /// </summary>
 public enum LogContractViolation
 {
@@ -22,4 +23,13 @@ public enum LogContractViolation
 
     /// <summary>A read returned records but did not move <see cref="StreamNameBatch.NextPosition"/> past the position it was given: positions must increase.</summary>
     PositionNotAdvancing,
+
+    /// <summary>
+    /// Seen at run time: the host's adds reached past <see cref="IStreamNameLog.EndPosition"/> and the end did not cover
+    /// them for longer than the bound: an end stuck or behind the data, or one held back by a long transaction.
+    /// </summary>
+    EndBehindAdds,
+
+    /// <summary>Seen at run time: a following filter's read position stopped while the log's end grew, for longer than the bound.</summary>
+    FollowerStalled,
 }

@@ -55,7 +55,9 @@ public sealed partial class StreamExistenceFilter
 
     /// <summary>
     /// Catches up from the checkpoint to the log's end, then becomes ready; then, if the size changed, builds the new
-    /// file from the log while the old one serves, and swaps. Run it in the background after <see cref="Open"/>.
+    /// file from the log while the old one serves, and swaps. With <see cref="StreamExistenceFilterOptions.FollowLog"/>
+    /// it then follows the log until cancelled. Run it in the background after <see cref="Open"/>; a log that throws
+    /// or breaks its rules is retried, never the end of it.
     /// </summary>
     public async Task CatchUpAsync(CancellationToken cancellationToken)
     {
@@ -73,7 +75,13 @@ public sealed partial class StreamExistenceFilter
         {
             // Ready as soon as every durable name is in, not after the final checkpoint: that one only spares the next
             // start a re-read, and writing most of a large file takes as long as the catch-up's adds.
-            await _catchUp.RunAsync(serving, cancellationToken, caughtUp: BecomeReady).ConfigureAwait(false);
+            CatchUpProgress caughtUp = await _catchUp.RunAsync(serving, cancellationToken, caughtUp: BecomeReady).ConfigureAwait(false);
+            if (_options.FollowLog)
+            {
+                await FollowAsync(caughtUp.Position, cancellationToken).ConfigureAwait(false);
+                return;
+            }
+
             await _besideBuild.RunDueAsync(cancellationToken).ConfigureAwait(false);
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
@@ -94,6 +102,25 @@ public sealed partial class StreamExistenceFilter
             _ready.TrySetException(error);
             throw;
         }
+    }
+
+    /// <summary>
+    /// Follows the log until cancelled, beside a resize or rebuild that is due: the follower keeps the serving file
+    /// current meanwhile. A failed build is reported and the old file serves on, as without following; the follower goes on.
+    /// </summary>
+    private async Task FollowAsync(long from, CancellationToken cancellationToken)
+    {
+        Task following = _follower.RunAsync(from, cancellationToken);
+        try
+        {
+            await _besideBuild.RunDueAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception error) when (error is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
+        {
+            _observer.BackgroundWorkFailed(_options.FilterPath, error);
+        }
+
+        await following.ConfigureAwait(false);
     }
 
     /// <summary>

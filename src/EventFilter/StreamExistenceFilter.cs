@@ -8,7 +8,7 @@ namespace EventFilter;
 /// rebuilt or resized as needed, and caught up from the host's log. Until caught up it answers "maybe".
 /// Call <see cref="Open"/>, then run <see cref="CatchUpAsync"/> in the background. See docs/design.md.
 /// </summary>
-public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDisposable
+public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IFilterReadPosition, IDisposable
 {
     private readonly StreamExistenceFilterOptions _options;
     private readonly IStreamNameLog _log;
@@ -17,6 +17,7 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
     private readonly HostContract _contract;
     private readonly FilterFiles _files = new();
     private readonly BesideBuild _besideBuild;
+    private readonly LogFollower _follower;
 
     // Orders every change of the host contract's positions with the checkpoints and the files they vouch for.
     private readonly Lock _checkpointGate = new();
@@ -31,8 +32,9 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
         _log = log;
         _observer = observer ?? new FilterObserver();
         _catchUp = new CatchUp(log, _observer, options);
-        _contract = new HostContract(options.FilterPath, _observer);
+        _contract = new HostContract(options.FilterPath, _observer, following: options.FollowLog);
         _besideBuild = new BesideBuild(options, log, _observer, _catchUp, _files, SwapIn);
+        _follower = new LogFollower(log, _observer, options, _checkpointGate, _contract, AddRead);
     }
 
     /// <inheritdoc/>
@@ -46,6 +48,32 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
 
     /// <inheritdoc/>
     public long? CheckpointPosition => _files.Serving?.DurablePosition;
+
+    /// <summary>
+    /// Every record of the log before this position has been read into the filter, by its catch-up or, with
+    /// <see cref="StreamExistenceFilterOptions.FollowLog"/>, by its follower: "definitely not" means no record below it
+    /// (and none this process added) has the name. Without following it stops where the catch-up ended; the host's own
+    /// adds keep the filter current above it. 0 before the catch-up has read anything.
+    /// </summary>
+    public long ReadPosition => _state == FilterState.Ready ? _contract.ReadEnd : _catchUp.Position;
+
+    /// <summary>
+    /// Completes once <see cref="ReadPosition"/> is at or past <paramref name="position"/> and the filter is ready: a
+    /// process that knows the commit position of another's append waits here before asking about its stream. Without
+    /// <see cref="StreamExistenceFilterOptions.FollowLog"/>, a position past where the catch-up ended is never reached.
+    /// </summary>
+    public async Task WaitForReadPositionAsync(long position, CancellationToken cancellationToken)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(position);
+        await WhenReady.WaitAsync(cancellationToken).ConfigureAwait(false);
+        await _contract.WaitForReadAsync(position, cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// How long the follower has been behind the log's end (since it first read the end above its position without
+    /// having caught up since); zero at the end, and when not following. For telemetry and health.
+    /// </summary>
+    public TimeSpan FollowLag => _options.FollowLog ? _follower.Lag : TimeSpan.Zero;
 
     /// <summary>What verification found when the serving file was opened; null when disabled or not opened.</summary>
     internal VerificationResult? Verification => _files.Serving?.File.Verification;
@@ -187,6 +215,7 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
     {
         _contract.Truncated(position);
         _catchUp.NoteTruncation(position);
+        _follower.NoteTruncation(position);
         _files.TruncateTo(position);
     }
 
@@ -197,6 +226,19 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IDis
             _files.SwapIn(_options.FilterPath, building);
             _contract.Read(builtTo); // below it, the new file holds every record: the build read them
         }
+    }
+
+    // The follower's batch goes where a host's add goes: the serving file, then a file being built beside it, so that a
+    // swap never loses what the follower read past the build's end (docs/design.md, "Following the log").
+    private void AddRead(StreamNameBatch batch)
+    {
+        if (_files.Serving is not { } serving)
+        {
+            return;
+        }
+
+        serving.File.AddBatch(batch.Names, batch.Lengths);
+        AlsoTo(serving)?.File.AddBatch(batch.Names, batch.Lengths);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

@@ -48,6 +48,24 @@ public sealed class StreamExistenceFilterOptions
     public long CatchUpCheckpointRecords { get; init; } = FilterOptionRanges.DefaultCatchUpCheckpointRecords;
 
     /// <summary>
+    /// Whether the filter keeps reading the log behind its end after catch-up, for as long as it runs, so that it learns
+    /// names other processes append to the same log (docs/design.md, "Following the log"). Then "definitely not" means:
+    /// no record below <see cref="StreamExistenceFilter.ReadPosition"/> and none added by this process; a checkpoint
+    /// claims no more than the follower has read. Off, the filter reads the log only to catch up at start, and the host's
+    /// own adds keep it current: right for a log that one process appends to.
+    /// </summary>
+    /// <value>The default value is <see langword="false"/>.</value>
+    public bool FollowLog { get; init; }
+
+    /// <summary>
+    /// How often a following filter reads the log's end; it also wakes at once when the log signals an append
+    /// (<see cref="IStreamNameLogSignal"/>), so with a signal this only bounds what a lost one costs.
+    /// From 1 ms to 1 minute.
+    /// </summary>
+    /// <value>The default value is 100 ms.</value>
+    public TimeSpan FollowPollInterval { get; init; } = FilterOptionRanges.DefaultFollowPollInterval;
+
+    /// <summary>
     /// The clock a catch-up waits on while the log misbehaves (docs/design.md, "The log's rules"); tests inject a fake one.
     /// </summary>
     /// <value>The default value is <see cref="TimeProvider.System"/>.</value>
@@ -114,6 +132,11 @@ public sealed class StreamExistenceFilterOptions
         if (!FilterOptionRanges.AcceptsCatchUpCheckpointRecords(CatchUpCheckpointRecords))
         {
             throw FilterOptionRanges.OutOfRange(nameof(CatchUpCheckpointRecords), CatchUpCheckpointRecords, FilterOptionRanges.CatchUpCheckpointRecordsAccepted);
+        }
+
+        if (!FilterOptionRanges.AcceptsFollowPollInterval(FollowPollInterval))
+        {
+            throw FilterOptionRanges.OutOfRange(nameof(FollowPollInterval), FollowPollInterval, FilterOptionRanges.FollowPollIntervalAccepted);
         }
 
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(CatchUpThreads);

@@ -91,22 +91,6 @@ public sealed class SpanTests : IDisposable
     }
 
     [Fact]
-    public async Task A_failed_catch_up_ends_its_span_with_status_error_and_error_type()
-    {
-        _log.AppendRange(0, 10);
-        _log.FailAt = 5;
-        using IHost host = TestHosts.Build(_dir, _log, _logs);
-        await host.StartAsync();
-
-        Activity catchUp = await _spans.Single("eventfilter.catch_up");
-        Assert.Equal(ActivityStatusCode.Error, catchUp.Status);
-        Assert.Equal("simulated log read failure at 5", catchUp.StatusDescription);
-        Assert.Equal(typeof(IOException).FullName, catchUp.GetTagItem("error.type"));
-        Assert.Contains(catchUp.Events, e => e.Name == "exception");
-        await host.StopAsync();
-    }
-
-    [Fact]
     public async Task A_filter_that_cannot_be_opened_ends_the_open_span_with_status_error()
     {
         Directory.CreateDirectory(_dir.FilterPath); // a directory where the file should be

@@ -8,9 +8,10 @@ namespace EventFilter.Testing;
 /// (<see cref="Gate"/>) or by blocking the reading thread (<see cref="SynchronousGate"/>). Records can also be appended
 /// but not yet durable (<see cref="AppendPending"/>), as a group-commit host's are between its write and its fsync.
 /// </summary>
-public sealed class InMemoryStreamLog : IStreamNameLog
+public sealed class InMemoryStreamLog : IStreamNameLog, IStreamNameLogSignal
 {
     private readonly List<byte[]> _names = [];
+    private TaskCompletionSource _appended = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private long _recordsRead;
     private int _pending;
 
@@ -19,6 +20,11 @@ public sealed class InMemoryStreamLog : IStreamNameLog
     {
         get
         {
+            if (EndFails)
+            {
+                throw new IOException("simulated: the log's end cannot be read");
+            }
+
             lock (_names)
             {
                 return _names.Count - _pending;
@@ -30,6 +36,23 @@ public sealed class InMemoryStreamLog : IStreamNameLog
 
     /// <summary>Reading at or past this position throws.</summary>
     public long FailAt { get; set; } = long.MaxValue;
+
+    /// <summary>While above 0, each read (and each read of the end, with <see cref="EndFails"/>) throws an IOException and counts it down.</summary>
+    public int FailNextReads
+    {
+        get => Volatile.Read(ref _failNextReads);
+        set => Volatile.Write(ref _failNextReads, value);
+    }
+
+    private int _failNextReads;
+
+    /// <summary>While set, reading <see cref="EndPosition"/> throws too (a database that is down).</summary>
+    public bool EndFails { get; set; }
+
+    /// <summary>Reads the log has failed on purpose so far.</summary>
+    public int FailedReads => Volatile.Read(ref _failedReads);
+
+    private int _failedReads;
 
     /// <summary>A broken log: while set, reads return no record and do not move on, whatever the end says.</summary>
     public bool ReadsNothing { get; set; }
@@ -58,9 +81,30 @@ public sealed class InMemoryStreamLog : IStreamNameLog
             }
 
             _names.Add(Encoding.UTF8.GetBytes(name));
+            Signal();
             return _names.Count;
         }
     }
+
+    /// <summary>Completes once the durable end is past <paramref name="endPosition"/>: the log's own append signal.</summary>
+    public async ValueTask WaitForAppendAsync(long endPosition, CancellationToken cancellationToken)
+    {
+        Task appended;
+        lock (_names)
+        {
+            if (_names.Count - _pending > endPosition)
+            {
+                return;
+            }
+
+            appended = _appended.Task;
+        }
+
+        await appended.WaitAsync(cancellationToken).ConfigureAwait(false);
+    }
+
+    // Under the lock: wakes every waiter on the appends so far, and arms the signal for the next.
+    private void Signal() => Interlocked.Exchange(ref _appended, new(TaskCreationOptions.RunContinuationsAsynchronously)).TrySetResult();
 
     /// <summary>Appends a record that is not durable (not readable, not below <see cref="EndPosition"/>) until <see cref="MakeDurable"/>.</summary>
     public long AppendPending(string name)
@@ -79,6 +123,7 @@ public sealed class InMemoryStreamLog : IStreamNameLog
         lock (_names)
         {
             _pending = 0;
+            Signal();
         }
     }
 
@@ -127,6 +172,15 @@ public sealed class InMemoryStreamLog : IStreamNameLog
 
     private void Read(long fromPosition, StreamNameBatch batch)
     {
+        for (int left = FailNextReads; left > 0; left = FailNextReads)
+        {
+            if (Interlocked.CompareExchange(ref _failNextReads, left - 1, left) == left)
+            {
+                Interlocked.Increment(ref _failedReads);
+                throw new IOException($"simulated: the connection to the log dropped while reading at {fromPosition}");
+            }
+        }
+
         if (fromPosition >= FailAt)
         {
             throw new IOException($"simulated log read failure at {fromPosition}");

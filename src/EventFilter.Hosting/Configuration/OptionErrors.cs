@@ -14,6 +14,14 @@ internal static class OptionErrors
 
     public static readonly TimeSpan MaxCheckpointInterval = TimeSpan.FromDays(1);
 
+    public static readonly TimeSpan MinMaxFollowLag = TimeSpan.FromSeconds(1);
+
+    public static readonly TimeSpan MaxMaxFollowLag = TimeSpan.FromDays(1);
+
+    public static string MaxFollowLagAccepted { get; } = string.Create(
+        CultureInfo.InvariantCulture,
+        $"a time span [d.]hh:mm:ss from {MinMaxFollowLag:c} to {MaxMaxFollowLag:c}, e.g. 00:00:30");
+
     public static string SizeAccepted { get; } = string.Create(
         CultureInfo.InvariantCulture,
         $"{FilterOptionRanges.SizeAccepted} written as {ByteSize.AcceptedFormats}");

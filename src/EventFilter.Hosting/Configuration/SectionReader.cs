@@ -47,6 +47,21 @@ internal sealed class SectionReader(IConfiguration section) : IConfigureOptions<
             options.CatchUpCheckpointRecords = records;
         }
 
+        if (Read(options, nameof(options.FollowLog), "true or false", "not true or false", ParseBool) is { } follow)
+        {
+            options.FollowLog = follow;
+        }
+
+        if (Read(options, nameof(options.FollowPollInterval), FilterOptionRanges.FollowPollIntervalAccepted, "not a time span", ParseTimeSpan) is { } poll)
+        {
+            options.FollowPollInterval = poll;
+        }
+
+        if (Read(options, nameof(options.MaxFollowLag), OptionErrors.MaxFollowLagAccepted, "not a time span", ParseTimeSpan) is { } lag)
+        {
+            options.MaxFollowLag = lag;
+        }
+
         // An empty value unsets it, as the key's absence does: "nothing" is what the option accepts besides a count.
         if (!string.IsNullOrWhiteSpace(section[nameof(options.ExpectedStreams)])
             && Read(options, nameof(options.ExpectedStreams), FilterOptionRanges.ExpectedStreamsAccepted, "not a whole number", ParseLong) is { } expected)
@@ -73,6 +88,9 @@ internal sealed class SectionReader(IConfiguration section) : IConfigureOptions<
 
         return value;
     }
+
+    private static bool? ParseBool(string text) =>
+        bool.TryParse(text, out bool value) ? value : null;
 
     private static TimeSpan? ParseTimeSpan(string text) =>
         TimeSpan.TryParse(text, CultureInfo.InvariantCulture, out TimeSpan value) ? value : null;

@@ -31,6 +31,16 @@ internal sealed class StreamExistenceFilterOptionsValidator : IValidateOptions<S
             failures.Add(OutOfRange(trail, nameof(options.CheckpointInterval), interval.ToString("c", CultureInfo.InvariantCulture), OptionErrors.CheckpointIntervalAccepted));
         }
 
+        if (!FilterOptionRanges.AcceptsFollowPollInterval(options.FollowPollInterval))
+        {
+            failures.Add(OutOfRange(trail, nameof(options.FollowPollInterval), options.FollowPollInterval.ToString("c", CultureInfo.InvariantCulture), FilterOptionRanges.FollowPollIntervalAccepted));
+        }
+
+        if (options.MaxFollowLag < OptionErrors.MinMaxFollowLag || options.MaxFollowLag > OptionErrors.MaxMaxFollowLag)
+        {
+            failures.Add(OutOfRange(trail, nameof(options.MaxFollowLag), options.MaxFollowLag.ToString("c", CultureInfo.InvariantCulture), OptionErrors.MaxFollowLagAccepted));
+        }
+
         if (!FilterOptionRanges.AcceptsCorruptionThreshold(options.CorruptionThreshold))
         {
             failures.Add(OutOfRange(trail, nameof(options.CorruptionThreshold), options.CorruptionThreshold, FilterOptionRanges.CorruptionThresholdAccepted));

@@ -47,6 +47,11 @@ internal sealed class StreamExistenceFilterHealthCheck(HostedStreamExistenceFilt
             case FilterState.Initializing when filter.Failure is { } openFailure:
                 return HealthCheckResult.Unhealthy($"failed: {openFailure.Message}", openFailure, data);
 
+            case FilterState.Initializing when filter.Observer.LogViolation is { } unavailable && filter.Observer.LogIsUnavailable:
+                // A log that is down (a failover, a dropped connection) is retried and goes on by itself: lookups are
+                // correct ("maybe") meanwhile, only slower.
+                return HealthCheckResult.Degraded($"catching up, waiting for the log: {unavailable}", data: data);
+
             case FilterState.Initializing when filter.Observer.LogViolation is { } logViolation:
                 // Lookups are still correct ("maybe"), but the catch-up cannot finish until the log is fixed.
                 return HealthCheckResult.Unhealthy($"catching up, held by the log: {logViolation}", data: data);
@@ -57,7 +62,24 @@ internal sealed class StreamExistenceFilterHealthCheck(HostedStreamExistenceFilt
                 return HealthCheckResult.Degraded(string.Create(CultureInfo.InvariantCulture, $"catching up: {percent:F0}%"), data: data);
         }
 
-        // Ready. A failed resize, online rebuild or checkpoint leaves correct answers but needs an operator.
+        // Ready. A follower's position and lag, and what holds it back: its answers stay correct for what it has read.
+        data["readPosition"] = filter.ReadPosition;
+        if (filter.FollowLag is { TotalSeconds: > 0 } lag)
+        {
+            data["followLagSeconds"] = lag.TotalSeconds;
+        }
+
+        if (filter.Observer.LogViolation is { } followerTrouble)
+        {
+            return HealthCheckResult.Degraded($"following the log from position {filter.ReadPosition}, held by the log: {followerTrouble}", data: data);
+        }
+
+        if (filter.FollowLag > filter.MaxFollowLag)
+        {
+            return HealthCheckResult.Degraded(string.Create(CultureInfo.InvariantCulture, $"following the log, {filter.FollowLag.TotalSeconds:F0} s behind its end (more than {filter.MaxFollowLag.TotalSeconds:F0} s) at position {filter.ReadPosition}"), data: data);
+        }
+
+        // A failed resize, online rebuild or checkpoint leaves correct answers but needs an operator.
         if (filter.Failure is { } backgroundFailure)
         {
             return HealthCheckResult.Degraded($"background work failed (a resize, an online rebuild or catch-up's final checkpoint): {backgroundFailure.Message}", backgroundFailure, data);

@@ -25,6 +25,8 @@ internal sealed class FilterFileMetrics
     private readonly Counter<long> _errors;
     private readonly Counter<long> _violations;
     private readonly Counter<long> _logViolations;
+    private readonly Counter<long> _logReads;
+    private readonly Counter<long> _logRecords;
     private volatile CatchUpProgress? _catchUp;
 
     /// <summary>
@@ -53,8 +55,10 @@ internal sealed class FilterFileMetrics
         _ignoredCheckpoints = meter.CreateCounter<long>("eventfilter.checkpoints.ignored", "{checkpoint}", "Checkpoints found unusable on open (missing, invalid or stale), each costing a catch-up from the log's start.");
         _truncations = meter.CreateCounter<long>("eventfilter.truncations", "{truncation}", "Log truncations that moved the checkpoint back.");
         _catchUpRecords = meter.CreateCounter<long>("eventfilter.catch_up.records", "{record}", "Log records read and added by catch-up.");
-        _errors = meter.CreateCounter<long>("eventfilter.errors", "{error}", "Failures, tagged eventfilter.operation = open, catch-up or checkpoint, and error.type = the exception's type.");
-        _logViolations = meter.CreateCounter<long>("eventfilter.log_contract.violations", "{violation}", "Episodes of the host's log breaking its rules, tagged eventfilter.violation = short-read, end-moved-back, read-past-end or position-not-advancing.");
+        _errors = meter.CreateCounter<long>("eventfilter.errors", "{error}", "Failures, tagged eventfilter.operation = open, catch-up, checkpoint or log-read (every call to the host's log that threw), and error.type = the exception's type.");
+        _logViolations = meter.CreateCounter<long>("eventfilter.log_contract.violations", "{violation}", "Episodes of the host's log breaking its rules, tagged eventfilter.violation = short-read, end-moved-back, read-past-end, position-not-advancing, end-behind-adds or follower-stalled.");
+        _logReads = meter.CreateCounter<long>("eventfilter.log.reads", "{read}", "Reads of the host's log that moved on, by catch-up or the follower.");
+        _logRecords = meter.CreateCounter<long>("eventfilter.log.records", "{record}", "Records those reads returned and added.");
         _violations = meter.CreateCounter<long>("eventfilter.host_contract.violations", "{violation}", "Host calls that broke the host contract, tagged eventfilter.violation = late-add, truncation-not-reported or add-after-dispose.");
     }
 
@@ -91,6 +95,12 @@ internal sealed class FilterFileMetrics
 
     public void RecordViolation(HostContractViolation violation) =>
         _violations.Add(1, new KeyValuePair<string, object?>("eventfilter.violation", TagValues.Of(violation)));
+
+    public void RecordRead(int records)
+    {
+        _logReads.Add(1);
+        _logRecords.Add(records);
+    }
 
     /// <summary>Tagged with the operation and, per the OpenTelemetry conventions for errors, <c>error.type</c>: the exception's full type name.</summary>
     public void RecordError(string operation, Exception error) =>

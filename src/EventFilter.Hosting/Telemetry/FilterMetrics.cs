@@ -20,7 +20,12 @@ internal sealed class FilterMetrics : IDisposable
     private readonly bool _ownsMeter;
     private volatile FilterStatistics? _statistics;
 
-    public FilterMetrics(IMeterFactory? meterFactory, Func<long?> checkpointPosition, Func<long> reachedEnd, Func<long> servingSize)
+    /// <param name="meterFactory">Where the meter comes from; null for a meter of our own.</param>
+    /// <param name="checkpointPosition">The durable checkpoint's position; null before open.</param>
+    /// <param name="reachedEnd">The log's end, or the highest record end the host added if further; null when the log's end cannot be read.</param>
+    /// <param name="servingSize">The size of the file answering lookups.</param>
+    /// <param name="reading">Where the filter has read the log to, and for how long a follower has been behind; null before open.</param>
+    public FilterMetrics(IMeterFactory? meterFactory, Func<long?> checkpointPosition, Func<long?> reachedEnd, Func<long> servingSize, Func<(long Position, long? Behind, TimeSpan Lag)?> reading)
     {
         // Without a factory in DI (a bare ServiceCollection) the meter is ours to dispose.
         _ownsMeter = meterFactory is null;
@@ -34,6 +39,9 @@ internal sealed class FilterMetrics : IDisposable
         _meter.CreateObservableGauge("eventfilter.size", () => FilterFileMetrics.Observe(_statistics is null ? (long?)null : servingSize()), "By", "Configured size of the file answering lookups.");
         _meter.CreateObservableGauge("eventfilter.checkpoint.position", () => FilterFileMetrics.Observe(checkpointPosition()), "{position}", "Log position the durable checkpoint covers.");
         _meter.CreateObservableGauge("eventfilter.checkpoint.lag", () => FilterFileMetrics.Observe(reachedEnd() - checkpointPosition()), "{position}", "The log's durable end, or the highest record end the host added if further, minus the checkpoint position: how much of the log a restart would re-read.");
+        _meter.CreateObservableGauge("eventfilter.log.read_position", () => FilterFileMetrics.Observe(reading()?.Position), "{position}", "Every log record below this position has been read into the filter, by catch-up or the follower.");
+        _meter.CreateObservableGauge("eventfilter.log.read_lag", () => FilterFileMetrics.Observe(reading()?.Behind), "{position}", "The log's durable end minus the read position: how much of the log the filter has not read yet.");
+        _meter.CreateObservableGauge("eventfilter.log.read_lag.duration", () => FilterFileMetrics.Observe(reading()?.Lag.TotalSeconds), "s", "How long a following filter has been behind the log's end; 0 at the end, and without following.");
         Files = new FilterFileMetrics(_meter);
     }
 

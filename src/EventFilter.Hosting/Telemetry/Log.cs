@@ -89,6 +89,15 @@ internal static partial class Log
     [LoggerMessage(30, LogLevel.Error, "Stream-existence filter {Path}: the host's log broke its rules ({Violation}): {Detail}", EventName = "LogContractViolated")]
     public static partial void LogContractViolated(ILogger logger, string path, string violation, string detail);
 
+    [LoggerMessage(31, LogLevel.Error, "Stream-existence filter {Path}: the host's log has failed every call for {Seconds:F1} s, the latest with {ErrorType}: {Message}. The filter retries with a back-off and goes on by itself when the log answers; meanwhile it answers \"maybe\" while catching up, and from what it has read while following", EventName = "LogUnavailable")]
+    public static partial void LogUnavailable(ILogger logger, string path, double seconds, string errorType, string message, Exception error);
+
+    [LoggerMessage(32, LogLevel.Information, "Stream-existence filter {Path}: the host's log answers and keeps its rules again, after {Seconds:F1} s", EventName = "LogRecovered")]
+    public static partial void LogRecovered(ILogger logger, string path, double seconds);
+
+    [LoggerMessage(33, LogLevel.Debug, "Stream-existence filter {Path}: a call to the host's log failed ({ErrorType}: {Message}); retrying", EventName = "LogReadFailed")]
+    public static partial void LogReadFailed(ILogger logger, string path, string errorType, string message);
+
     [LoggerMessage(18, LogLevel.Debug, "Stream-existence filter statistics: {FillRatio:P2} of bits set, about {EstimatedNames:N0} names, estimated false-positive rate {FalsePositiveRate:P3}, {AllOnesLines} all-ones lines", EventName = "Statistics")]
     public static partial void Statistics(ILogger logger, double fillRatio, double estimatedNames, double falsePositiveRate, long allOnesLines);
 }

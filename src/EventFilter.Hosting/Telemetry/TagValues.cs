@@ -9,6 +9,8 @@ internal static class TagValues
 
     public const string Checkpoint = "checkpoint";
 
+    public const string LogRead = "log-read";
+
     public const string Started = "started";
 
     public const string Completed = "completed";
@@ -27,6 +29,8 @@ internal static class TagValues
         LogContractViolation.EndMovedBack => "end-moved-back",
         LogContractViolation.ReadPastEnd => "read-past-end",
         LogContractViolation.PositionNotAdvancing => "position-not-advancing",
+        LogContractViolation.EndBehindAdds => "end-behind-adds",
+        LogContractViolation.FollowerStalled => "follower-stalled",
         _ => violation.ToString(),
     };
 

@@ -19,6 +19,15 @@ internal static class FilterOptionRanges
 
     public const long DefaultCatchUpCheckpointRecords = 16_000_000;
 
+    /// <summary>How often a following filter reads the log's end when the log gives no signal (or beside one).</summary>
+    public static readonly TimeSpan DefaultFollowPollInterval = TimeSpan.FromMilliseconds(100);
+
+    public static readonly TimeSpan MinFollowPollInterval = TimeSpan.FromMilliseconds(1);
+
+    public static readonly TimeSpan MaxFollowPollInterval = TimeSpan.FromMinutes(1);
+
+    public const string FollowPollIntervalAccepted = "a time from 00:00:00.001 to 00:01:00, e.g. 00:00:00.100";
+
     public const string CorruptionThresholdAccepted = "a fraction strictly between 0 and 1, e.g. 0.05 for 5%";
 
     public const string AllOnesRebuildThresholdAccepted = "a fraction above 0 and at most 1, e.g. 0.01 for 1% (1: never rebuild online)";
@@ -49,6 +58,8 @@ internal static class FilterOptionRanges
     public static bool AcceptsCatchUpCheckpointRecords(long value) => value >= 1;
 
     public static bool AcceptsExpectedStreams(long? value) => value is null or >= 1;
+
+    public static bool AcceptsFollowPollInterval(TimeSpan value) => value >= MinFollowPollInterval && value <= MaxFollowPollInterval;
 
     /// <summary>The core's error for a value out of range: the option, what it accepts, the value given.</summary>
     public static ArgumentOutOfRangeException OutOfRange(string option, object? value, string accepted) =>

@@ -72,8 +72,8 @@ internal sealed class CatchUp
         Volatile.Write(ref _position, start);
         bool pipeline = _options.CatchUpAdds == CatchUpAdds.Pipeline;
         using var adder = new RegionAdder(_options.CatchUpThreads, partition: _options.CatchUpAdds == CatchUpAdds.Regions);
-        var reporter = new CatchUpReporter(target.File.Path, start, Report);
-        var watch = new LogWatch(target.File.Path, _observer, _options.TimeProvider, _options.LogPatience);
+        var reporter = new CatchUpReporter(target.File.Path, start, Report, _options.TimeProvider);
+        var watch = new LogWatch(target.File.Path, _observer, _options.TimeProvider, _options.LogPatience, Meanwhile);
         var end = new LogEnd(_log);
         long records = 0, sinceCheckpoint = 0, waits = 0;
 
@@ -81,90 +81,108 @@ internal sealed class CatchUp
         {
             cancellationToken.ThrowIfCancellationRequested();
             long epoch = target.Epoch;
-            ApplyTruncation(end, reads);
-            if (Position >= end.Value)
+            try
             {
-                end.Sample();
-                if (Suspect(end) is { } fault)
+                ApplyTruncation(end, reads);
+                if (!end.Known || Position >= end.Value)
                 {
-                    await watch.SuspectAsync(fault.Violation, fault.Detail, cancellationToken).ConfigureAwait(false);
+                    end.Sample();
+                    if (Suspect(end) is { } fault)
+                    {
+                        await watch.SuspectAsync(fault.Violation, fault.Detail, cancellationToken).ConfigureAwait(false);
+                        continue;
+                    }
+
+                    if (Position >= end.Value && !Covered)
+                    {
+                        // Records an add already sent elsewhere are appended but not yet durable: keep what was read, and wait.
+                        if (waits == 0)
+                        {
+                            target.Checkpoint(Position, epoch);
+                        }
+
+                        await WaitForLogAsync(++waits, cancellationToken).ConfigureAwait(false);
+                        continue;
+                    }
+
+                    if (Position >= end.Value)
+                    {
+                        watch.Clear();
+                        done ??= CaughtUp(reporter, records, caughtUp);
+                        if (target.Checkpoint(Position, epoch))
+                        {
+                            break;
+                        }
+                    }
+
                     continue;
                 }
 
-                if (Position >= end.Value && !Covered)
+                long from = Position;
+                StreamNameBatch batch = await ReadAsync(reads, from, cancellationToken).ConfigureAwait(false);
+                switch (ReadCheck.Judge(from, batch, end, out LogContractViolation violation, out string detail))
                 {
-                    // Records an add already sent elsewhere are appended but not yet durable: keep what was read, and wait.
-                    if (waits == 0)
-                    {
-                        target.Checkpoint(Position, epoch);
-                    }
-
-                    await WaitForLogAsync(++waits, cancellationToken).ConfigureAwait(false);
-                    continue;
+                    case ReadCheck.Outcome.Nothing:
+                        continue;
+                    case ReadCheck.Outcome.Fault:
+                        // Names the log did hand over go in (extra bits are safe); the position stays until a read moves it on.
+                        target.File.AddBatch(batch.Names, batch.Lengths);
+                        await watch.SuspectAsync(violation, detail, cancellationToken).ConfigureAwait(false);
+                        continue;
                 }
 
-                if (Position >= end.Value)
+                if (records == 0)
                 {
-                    done ??= CaughtUp(reporter, records, caughtUp);
-                    if (target.Checkpoint(Position, epoch))
-                    {
-                        break;
-                    }
+                    // Before the first batch's adds, so that they too find their pages' private copies made.
+                    target.File.ExpectAdds(EstimateNames(batch.Count, from, batch.NextPosition, end.Value), pipeline ? 1 : _options.CatchUpThreads);
                 }
 
-                continue;
-            }
-
-            long from = Position;
-            StreamNameBatch batch = await reads.ReadAsync(from, cancellationToken).ConfigureAwait(false);
-            if (batch.NextPosition <= from)
-            {
-                // Nothing read, or positions that do not increase: either way the log owes records below its end.
-                // Names it did hand over go in (extra bits are safe); the position stays until a read moves it on.
-                if (batch.Count > 0)
+                if (batch.NextPosition < end.Value)
                 {
-                    target.File.AddBatch(batch.Names, batch.Lengths);
+                    reads.Start(batch.NextPosition, cancellationToken); // the next batch is read while this one is added
                 }
 
-                end.Sample();
-                (LogContractViolation violation, string detail) = batch.Count > 0
-                    ? (LogContractViolation.PositionNotAdvancing, $"ReadAsync({from}) returned {batch.Count} records but set NextPosition to {batch.NextPosition}: NextPosition must be just past the last record read, and record positions must increase.")
-                    : (LogContractViolation.ShortRead, $"ReadAsync({from}) returned no record while EndPosition is {end.Value}: a read must return the durable records from the position it is given (or set NextPosition past a range that holds none), and EndPosition must not be ahead of the records.");
-                if (from < end.Value || batch.Count > 0)
+                Add(target.File, batch, adder);
+                Volatile.Write(ref _position, batch.NextPosition);
+                _observer.RecordsRead(target.File.Path, batch.Count);
+
+                watch.Clear();
+                waits = 0;
+                records += batch.Count;
+                sinceCheckpoint += batch.Count;
+                if (sinceCheckpoint >= _options.CatchUpCheckpointRecords && target.Checkpoint(Position, epoch))
                 {
-                    await watch.SuspectAsync(violation, detail, cancellationToken).ConfigureAwait(false);
+                    sinceCheckpoint = 0;
                 }
 
-                continue;
+                reporter.Advanced(Position, end.Value, records);
             }
-
-            if (records == 0)
+            catch (LogCallFailedException failed)
             {
-                // Before the first batch's adds, so that they too find their pages' private copies made.
-                target.File.ExpectAdds(EstimateNames(batch.Count, from, batch.NextPosition, end.Value), pipeline ? 1 : _options.CatchUpThreads);
+                // A dropped connection, a failover, a restarting server: routine for a database log, never the end of
+                // the filter. Nothing read is taken as progress; the same position is read again after a back-off.
+                reads.Drop();
+                await watch.FailedAsync(failed.InnerException!, cancellationToken).ConfigureAwait(false);
             }
-
-            if (batch.NextPosition < end.Value)
-            {
-                reads.Start(batch.NextPosition, cancellationToken); // the next batch is read while this one is added
-            }
-
-            Add(target.File, batch, adder);
-            Volatile.Write(ref _position, batch.NextPosition);
-
-            watch.Clear();
-            waits = 0;
-            records += batch.Count;
-            sinceCheckpoint += batch.Count;
-            if (sinceCheckpoint >= _options.CatchUpCheckpointRecords && Position <= end.Value && target.Checkpoint(Position, epoch))
-            {
-                sinceCheckpoint = 0;
-            }
-
-            reporter.Advanced(Position, end.Value, records);
         }
 
         return done!;
+    }
+
+    /// <summary>What a fault report adds about the filter meanwhile.</summary>
+    private const string Meanwhile = "The filter stays not ready (every lookup answers \"maybe\"; a resize or rebuild keeps the old file serving) and retries until the log behaves.";
+
+    /// <summary>Reads the batch from <paramref name="from"/>; what the log throws (other than this catch-up's cancellation) becomes a <see cref="LogCallFailedException"/>.</summary>
+    private static async ValueTask<StreamNameBatch> ReadAsync(ReadAhead reads, long from, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await reads.ReadAsync(from, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception error) when (error is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
+        {
+            throw new LogCallFailedException(error);
+        }
     }
 
     private void Add(FilterFile file, StreamNameBatch batch, RegionAdder adder)
@@ -193,22 +211,10 @@ internal sealed class CatchUp
         while (position < seen && Interlocked.CompareExchange(ref field, position, seen) != seen);
     }
 
-    // What a fresh sample of the end says against what was read: an end that went back with no truncation, or reads
-    // that went past it. Either way the catch-up must not finish (or checkpoint) at this end.
-    private (LogContractViolation Violation, string Detail)? Suspect(LogEnd end)
-    {
-        if (end.Value < end.Highest)
-        {
-            return (LogContractViolation.EndMovedBack, $"EndPosition went back from {end.Highest} to {end.Value} with no TruncateTo: the durable end only grows, and when the log is cut the host must call TruncateTo.");
-        }
-
-        if (Position > end.Value)
-        {
-            return (LogContractViolation.ReadPastEnd, $"ReadAsync set NextPosition to {Position}, past EndPosition ({end.Value}): reads must stop at the durable end, and EndPosition must cover every record a read returns.");
-        }
-
-        return null;
-    }
+    // What a fresh sample of the end says against what was read: an end that went back with no truncation. The catch-up
+    // must not finish (or checkpoint) at such an end. Reads never take the position past the end (ReadCheck).
+    private static (LogContractViolation Violation, string Detail)? Suspect(LogEnd end) =>
+        end.MovedBack ? (LogContractViolation.EndMovedBack, end.MovedBackDetail) : null;
 
     // The end is reached: the last progress report (100%), then the caller hears it is caught up.
     private CatchUpProgress CaughtUp(CatchUpReporter reporter, long records, Action<CatchUpProgress>? caughtUp)
@@ -221,8 +227,8 @@ internal sealed class CatchUp
 
     // The log has no signal for "durable end moved", so poll: the host's next fsync is a few milliseconds away, and
     // the back-off keeps a host whose writer has stopped (it needs a restart) from costing more than an idle poll.
-    private static Task WaitForLogAsync(long waits, CancellationToken cancellationToken) =>
-        Task.Delay(TimeSpan.FromMilliseconds(Math.Min(waits, 50)), cancellationToken);
+    private Task WaitForLogAsync(long waits, CancellationToken cancellationToken) =>
+        Task.Delay(TimeSpan.FromMilliseconds(Math.Min(waits, 50)), _options.TimeProvider, cancellationToken);
 
     // One report goes to both listeners: the observer (logs and metrics, via hosting) and the caller's IProgress.
     private void Report(CatchUpProgress progress)
@@ -245,27 +251,6 @@ internal sealed class CatchUp
         if (truncatedTo < Position)
         {
             Volatile.Write(ref _position, truncatedTo);
-        }
-    }
-
-    /// <summary>The log's end as this catch-up sampled it, and the highest it has said since the last truncation.</summary>
-    private sealed class LogEnd(IStreamNameLog log)
-    {
-        public long Value { get; private set; } = log.EndPosition;
-
-        public long Highest { get; private set; } = log.EndPosition;
-
-        public void Sample()
-        {
-            Value = log.EndPosition;
-            Highest = Math.Max(Highest, Value);
-        }
-
-        /// <summary>The host cut its log: the end may go back to there.</summary>
-        public void Truncated(long position)
-        {
-            Highest = Math.Min(Highest, position);
-            Value = Math.Min(Value, position);
         }
     }
 }

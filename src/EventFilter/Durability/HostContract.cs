@@ -7,8 +7,11 @@ namespace EventFilter.Durability;
 /// a checkpoint may claim, and which host calls broke a rule. Owns the positions below; every write happens under the
 /// filter's checkpoint lock, and adds only read <see cref="_vouchedTo"/> and <see cref="_readEnd"/>.
 /// </summary>
-internal sealed class HostContract(string path, FilterObserver observer)
+internal sealed class HostContract(string path, FilterObserver observer, bool following = false)
 {
+    // Completed and replaced when _readEnd moves; created only when someone waits, so a read that nobody awaits allocates nothing.
+    private TaskCompletionSource? _readMoved;
+
     // Everything before it was read from the log into the serving file by a catch-up (or a build's catch-up).
     private long _readEnd;
 
@@ -26,8 +29,31 @@ internal sealed class HostContract(string path, FilterObserver observer)
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool IsLate(long recordEnd) => recordEnd <= Volatile.Read(ref _vouchedTo) && recordEnd > Volatile.Read(ref _readEnd);
 
-    /// <summary>A catch-up has read the log into the serving file up to <paramref name="position"/>.</summary>
-    public void Read(long position) => Volatile.Write(ref _readEnd, position);
+    /// <summary>A catch-up or the follower has read the log into the serving file up to <paramref name="position"/>.</summary>
+    public void Read(long position)
+    {
+        Volatile.Write(ref _readEnd, position);
+        Interlocked.Exchange(ref _readMoved, null)?.TrySetResult();
+    }
+
+    /// <summary>Every record before it was read from the log into the serving file.</summary>
+    public long ReadEnd => Volatile.Read(ref _readEnd);
+
+    /// <summary>Completes once <see cref="ReadEnd"/> is at or past <paramref name="position"/>.</summary>
+    public async Task WaitForReadAsync(long position, CancellationToken cancellationToken)
+    {
+        while (true)
+        {
+            // The signal before the position: a Read between the two completes the signal taken.
+            TaskCompletionSource moved = Volatile.Read(ref _readMoved) ?? Interlocked.CompareExchange(ref _readMoved, new(TaskCreationOptions.RunContinuationsAsynchronously), null) ?? Volatile.Read(ref _readMoved)!;
+            if (ReadEnd >= position)
+            {
+                return;
+            }
+
+            await moved.Task.WaitAsync(cancellationToken).ConfigureAwait(false);
+        }
+    }
 
     /// <summary>
     /// The position a ready filter may claim for the host's <paramref name="position"/>: no more than its adds reached
@@ -36,7 +62,10 @@ internal sealed class HostContract(string path, FilterObserver observer)
     /// </summary>
     public long Claim(long position, long highestAddedEnd)
     {
-        long claim = Math.Min(position, Math.Max(Volatile.Read(ref _readEnd), highestAddedEnd));
+        // A following filter shares its log with other processes: its own adds say nothing of theirs, so only what the
+        // follower has read may be claimed (docs/design.md, "Following the log").
+        long covered = following ? Volatile.Read(ref _readEnd) : Math.Max(Volatile.Read(ref _readEnd), highestAddedEnd);
+        long claim = Math.Min(position, covered);
         if (claim > _vouchedTo)
         {
             Volatile.Write(ref _vouchedTo, claim);
@@ -66,7 +95,7 @@ internal sealed class HostContract(string path, FilterObserver observer)
     /// <summary>The log was cut at <paramref name="position"/>: nothing past it is read, vouched for or checkpointed.</summary>
     public void Truncated(long position)
     {
-        Volatile.Write(ref _readEnd, Math.Min(_readEnd, position));
+        Volatile.Write(ref _readEnd, Math.Min(_readEnd, position)); // waiters wait on: what they wait for is not read yet
         Volatile.Write(ref _vouchedTo, Math.Min(_vouchedTo, position));
         _hostPosition = Math.Min(_hostPosition, position);
     }

@@ -23,6 +23,12 @@ public sealed class RecordingObserver : FilterObserver
 
     public List<(LogContractViolation Violation, string Detail)> LogViolations { get; } = [];
 
+    public List<Exception> LogFailures { get; } = [];
+
+    public List<(Exception Error, TimeSpan FailingFor)> LogUnavailabilities { get; } = [];
+
+    public List<TimeSpan> LogRecoveries { get; } = [];
+
     public int Folds => Volatile.Read(ref _folds);
 
     private int _folds;
@@ -46,6 +52,35 @@ public sealed class RecordingObserver : FilterObserver
         lock (LogViolations)
         {
             LogViolations.Add((violation, detail));
+        }
+    }
+
+    /// <summary>Runs at each failed call to the log: a test's way to stop the process there.</summary>
+    public Action<Exception>? OnLogReadFailed { get; set; }
+
+    public override void LogReadFailed(string path, Exception error)
+    {
+        lock (LogFailures)
+        {
+            LogFailures.Add(error);
+        }
+
+        OnLogReadFailed?.Invoke(error);
+    }
+
+    public override void LogUnavailable(string path, Exception error, TimeSpan failingFor)
+    {
+        lock (LogUnavailabilities)
+        {
+            LogUnavailabilities.Add((error, failingFor));
+        }
+    }
+
+    public override void LogRecovered(string path, TimeSpan after)
+    {
+        lock (LogRecoveries)
+        {
+            LogRecoveries.Add(after);
         }
     }
 
