@@ -71,6 +71,15 @@ public sealed class InMemoryStreamLog : IStreamNameLog, IStreamNameLogSignal
 
     public static string Name(int i) => $"stream-{i}";
 
+    /// <summary>The name of the record that ends at <paramref name="end"/> (record end - 1 is its index).</summary>
+    public string NameEndingAt(long end)
+    {
+        lock (_names)
+        {
+            return Encoding.UTF8.GetString(_names[(int)end - 1]);
+        }
+    }
+
     public long Append(string name)
     {
         lock (_names)
