@@ -52,7 +52,9 @@ public sealed record EventLogOptions
     /// The clock: each event's created time, and the own filter's checkpoint timer and catch-up waits. Tests inject a fake
     /// one. The default value is <see cref="TimeProvider.System"/>.
     /// </summary>
+#pragma warning disable RS0030 // A composition root: the clock of a user who composes none.
     public TimeProvider TimeProvider { get; init; } = TimeProvider.System;
+#pragma warning restore RS0030
 
     /// <summary>Throws <see cref="ArgumentOutOfRangeException"/> or <see cref="ArgumentException"/> naming the first bad value.</summary>
     public void Validate()
