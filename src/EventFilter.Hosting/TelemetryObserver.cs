@@ -44,7 +44,9 @@ public class TelemetryObserver : FilterObserver
         _logger = logger;
         _metrics = metrics;
         _openedLevel = openedLevel;
+#pragma warning disable RS0030 // TODO(one-clock): take it from the options
         _time = time ?? TimeProvider.System;
+#pragma warning restore RS0030
     }
 
     /// <summary>What verification found when the serving file was last opened.</summary>

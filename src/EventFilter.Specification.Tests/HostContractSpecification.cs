@@ -27,12 +27,12 @@ public abstract class HostContractSpecification : IDisposable
     /// <summary>Streams appended per step of a test (each append is one record of a new stream).</summary>
     protected virtual int AppendsPerStep => 200;
 
+#pragma warning disable RS0030 // The kit's composition root: every other wait of the kit takes its clock from here.
     /// <summary>
     /// The kit's one clock: its waits for the host and the host's log, and the filter it opens, all run on it. A real
     /// host's log moves in real time, so override it only with a clock that moves too.
     /// </summary>
     /// <value>The default value is <see cref="TimeProvider.System"/>.</value>
-#pragma warning disable RS0030 // The kit's composition root: every other wait of the kit takes its clock from here.
     protected virtual TimeProvider TimeProvider => TimeProvider.System;
 #pragma warning restore RS0030
 

@@ -76,9 +76,9 @@ public sealed class FilterFileOptions
     /// </summary>
     internal bool SyncOnCreate { get; init; } = true;
 
+#pragma warning disable RS0030 // A composition root: the clock of a user who composes none. FilterFile.OpenExisting uses it too.
     /// <summary>The clock a flush's and a fold's <see cref="FlushResult.Duration"/> is measured on; tests inject a fake one.</summary>
     /// <value>The default value is <see cref="TimeProvider.System"/>.</value>
-#pragma warning disable RS0030 // A composition root: the clock of a user who composes none. FilterFile.OpenExisting uses it too.
     public TimeProvider TimeProvider { get; init; } = TimeProvider.System;
 #pragma warning restore RS0030
 

@@ -47,11 +47,13 @@ public sealed class StreamExistenceFilterOptions
     /// </summary>
     public long CatchUpCheckpointRecords { get; init; } = FilterOptionRanges.DefaultCatchUpCheckpointRecords;
 
+#pragma warning disable RS0030 // A composition root: the clock of a user who composes none.
     /// <summary>
     /// The clock a catch-up waits on while the log misbehaves (docs/design.md, "The log's rules"); tests inject a fake one.
     /// </summary>
     /// <value>The default value is <see cref="TimeProvider.System"/>.</value>
     public TimeProvider TimeProvider { get; init; } = TimeProvider.System;
+#pragma warning restore RS0030
 
     /// <summary>How long a log may break one of its rules, retried, before the violation is reported. The default value is 5 s.</summary>
     internal TimeSpan LogPatience { get; init; } = TimeSpan.FromSeconds(5);
