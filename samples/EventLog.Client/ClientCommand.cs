@@ -9,7 +9,7 @@ internal static class ClientCommand
 {
     public const string DefaultUrl = "http://127.0.0.1:2113";
 
-    /// <param name="time">The clock the default run name is read from.</param>
+    /// <param name="time">The clock the default run name is read from and the run is timed on.</param>
     public static RootCommand Create(TimeProvider time)
     {
         var url = new Option<Uri>("--url")
@@ -47,7 +47,7 @@ internal static class ClientCommand
         command.SetAction(async (parsed, cancellationToken) =>
         {
             var settings = new LoadSettings(parsed.GetValue(url)!, parsed.GetValue(streams), parsed.GetValue(concurrency), parsed.GetValue(prefix)!);
-            LoadResult result = await LoadRun.RunAsync(settings, Console.Out, cancellationToken).ConfigureAwait(false);
+            LoadResult result = await LoadRun.RunAsync(settings, Console.Out, time, cancellationToken).ConfigureAwait(false);
             return result.AllCreated ? 0 : 1;
         });
         return command;

@@ -1,7 +1,7 @@
 namespace EventLog.Client;
 
-/// <summary>What the workers have done so far; updated from every worker, read by the progress line.</summary>
-internal sealed class LoadCounters
+/// <summary>What the workers have done so far; updated from every worker, read by the progress line. Latencies are on <paramref name="time"/>.</summary>
+internal sealed class LoadCounters(TimeProvider time)
 {
     private long _created;
     private long _conflicts;
@@ -23,7 +23,7 @@ internal sealed class LoadCounters
     public string? FirstError => Volatile.Read(ref _firstError);
 
     /// <summary>Mean time from sending an append to its answer, over every append answered.</summary>
-    public TimeSpan MeanLatency => Done == 0 ? TimeSpan.Zero : TimeProvider.System.GetElapsedTime(0, Interlocked.Read(ref _latencyTicks) / Done);
+    public TimeSpan MeanLatency => Done == 0 ? TimeSpan.Zero : time.GetElapsedTime(0, Interlocked.Read(ref _latencyTicks) / Done);
 
     public void RecordCreated(long startTimestamp) => Record(ref _created, startTimestamp);
 
@@ -37,7 +37,7 @@ internal sealed class LoadCounters
 
     private void Record(ref long counter, long startTimestamp)
     {
-        Interlocked.Add(ref _latencyTicks, TimeProvider.System.GetTimestamp() - startTimestamp);
+        Interlocked.Add(ref _latencyTicks, time.GetTimestamp() - startTimestamp);
         Interlocked.Increment(ref counter);
     }
 }

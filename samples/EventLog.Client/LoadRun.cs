@@ -13,28 +13,28 @@ internal static class LoadRun
 {
     private static readonly MediaTypeHeaderValue Json = new("application/json");
 
-    public static async Task<LoadResult> RunAsync(LoadSettings settings, TextWriter output, CancellationToken cancellationToken)
+    public static async Task<LoadResult> RunAsync(LoadSettings settings, TextWriter output, TimeProvider time, CancellationToken cancellationToken)
     {
         using var handler = new SocketsHttpHandler { MaxConnectionsPerServer = settings.Concurrency };
         using var http = new HttpClient(handler) { BaseAddress = WithTrailingSlash(settings.ServerUrl), Timeout = TimeSpan.FromSeconds(30) };
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        var counters = new LoadCounters();
+        var counters = new LoadCounters(time);
         await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
             $"Appending to {settings.Streams:N0} new streams ({settings.StreamPrefix}-0, -1, ...) at {settings.ServerUrl}, {settings.Concurrency} at a time. Ctrl+C stops.")).ConfigureAwait(false);
 
-        long started = TimeProvider.System.GetTimestamp();
-        var progress = new ProgressLine(output, settings.Streams, counters);
+        long started = time.GetTimestamp();
+        var progress = new ProgressLine(output, settings.Streams, counters, time);
         Task reporting = progress.RunAsync(stop.Token);
         long next = -1;
         Task[] workers = [.. Enumerable.Range(0, settings.Concurrency).Select(_ => Task.Run(async () =>
         {
             for (long i = Interlocked.Increment(ref next); i < settings.Streams && !stop.IsCancellationRequested; i = Interlocked.Increment(ref next))
             {
-                await AppendAsync(http, $"{settings.StreamPrefix}-{i}", i, counters, stop).ConfigureAwait(false);
+                await AppendAsync(http, $"{settings.StreamPrefix}-{i}", i, counters, time, stop).ConfigureAwait(false);
             }
         }, CancellationToken.None))];
         await Task.WhenAll(workers).ConfigureAwait(false);
-        TimeSpan elapsed = TimeProvider.System.GetElapsedTime(started);
+        TimeSpan elapsed = time.GetElapsedTime(started);
         await stop.CancelAsync().ConfigureAwait(false);
         await reporting.ConfigureAwait(false);
 
@@ -43,12 +43,12 @@ internal static class LoadRun
         return result;
     }
 
-    private static async Task AppendAsync(HttpClient http, string stream, long number, LoadCounters counters, CancellationTokenSource stop)
+    private static async Task AppendAsync(HttpClient http, string stream, long number, LoadCounters counters, TimeProvider time, CancellationTokenSource stop)
     {
         byte[] body = Encoding.UTF8.GetBytes(string.Create(CultureInfo.InvariantCulture, $"[{{\"type\":\"StreamCreated\",\"data\":{{\"n\":{number}}}}}]"));
         using var content = new ByteArrayContent(body);
         content.Headers.ContentType = Json;
-        long started = TimeProvider.System.GetTimestamp();
+        long started = time.GetTimestamp();
         try
         {
             using HttpResponseMessage response = await http.PostAsync(new Uri($"streams/{Uri.EscapeDataString(stream)}?expectedVersion=no-stream", UriKind.Relative), content, stop.Token).ConfigureAwait(false);

@@ -3,11 +3,11 @@ using System.Globalization;
 namespace EventLog.Client;
 
 /// <summary>A progress line every second (done, percent, rate over the last second, failures, ETA), then a summary.</summary>
-internal sealed class ProgressLine(TextWriter output, long total, LoadCounters counters)
+internal sealed class ProgressLine(TextWriter output, long total, LoadCounters counters, TimeProvider time)
 {
     public async Task RunAsync(CancellationToken stop)
     {
-        using var timer = new PeriodicTimer(TimeSpan.FromSeconds(1));
+        using var timer = new PeriodicTimer(TimeSpan.FromSeconds(1), time);
         long previous = 0;
         try
         {

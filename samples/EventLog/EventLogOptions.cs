@@ -48,11 +48,13 @@ public sealed record EventLogOptions
     /// <summary>Record bytes after which a group commit stops taking more appends and fsyncs. The default value is 4 MiB.</summary>
     public int MaxGroupCommitBytes { get; init; } = 4 * 1024 * 1024;
 
+#pragma warning disable RS0030 // A composition root: the clock of a user who composes none.
     /// <summary>
     /// The clock: each event's created time, and the own filter's checkpoint timer and catch-up waits. Tests inject a fake
     /// one. The default value is <see cref="TimeProvider.System"/>.
     /// </summary>
     public TimeProvider TimeProvider { get; init; } = TimeProvider.System;
+#pragma warning restore RS0030
 
     /// <summary>Throws <see cref="ArgumentOutOfRangeException"/> or <see cref="ArgumentException"/> naming the first bad value.</summary>
     public void Validate()

@@ -16,7 +16,8 @@ internal static class StreamCreationBench
     // Streams already in the table before each run (--existing): the index the lookups walk.
     private static int Existing { get; set; }
 
-    public static async Task<int> RunAsync(string[] args)
+    /// <summary>Runs the bench as <paramref name="args"/> say, timing each run on <paramref name="time"/>.</summary>
+    public static async Task<int> RunAsync(string[] args, TimeProvider time)
     {
         string? connection = Value(args, "--connection");
         if (connection is null)
@@ -30,14 +31,14 @@ internal static class StreamCreationBench
         Existing = int.Parse(Value(args, "--existing") ?? "0");
         await using NpgsqlDataSource database = NpgsqlDataSource.Create(connection);
         Console.WriteLine($"{streams} new streams over {Existing} existing, {clients} clients, {writers} writers, {Environment.ProcessorCount} cores");
-        await RunOnceAsync(database, 0, streams / 10, clients, writers); // warm-up (JIT, connections), not reported
-        await RunOnceAsync(database, 16_000_000, streams / 10, clients, writers);
+        await RunOnceAsync(database, time, 0, streams / 10, clients, writers); // warm-up (JIT, connections), not reported
+        await RunOnceAsync(database, time, 16_000_000, streams / 10, clients, writers);
         for (int round = 1; round <= rounds; round++)
         {
             // Alternate which goes first, so that neither always runs on the warmer machine.
             bool noneFirst = round % 2 == 1;
-            double first = await RunOnceAsync(database, noneFirst ? 0 : 16_000_000, streams, clients, writers);
-            double second = await RunOnceAsync(database, noneFirst ? 16_000_000 : 0, streams, clients, writers);
+            double first = await RunOnceAsync(database, time, noneFirst ? 0 : 16_000_000, streams, clients, writers);
+            double second = await RunOnceAsync(database, time, noneFirst ? 16_000_000 : 0, streams, clients, writers);
             (double none, double filter) = noneFirst ? (first, second) : (second, first);
             Console.WriteLine($"round {round} ({(noneFirst ? "none" : "filter")} first): none {none:F0}/s, filter-16MB {filter:F0}/s, ratio {filter / none:F2}");
         }
@@ -62,7 +63,7 @@ internal static class StreamCreationBench
         from commits having count(*) > 0
         """;
 
-    private static async Task<double> RunOnceAsync(NpgsqlDataSource database, long sizeBytes, int streams, int clients, int writers)
+    private static async Task<double> RunOnceAsync(NpgsqlDataSource database, TimeProvider time, long sizeBytes, int streams, int clients, int writers)
     {
         await using (NpgsqlCommand drop = database.CreateCommand("drop table if exists events"))
         {
@@ -90,13 +91,13 @@ internal static class StreamCreationBench
         string directory = Directory.CreateTempSubdirectory("postgres-bench-").FullName;
         try
         {
-            using var filter = new StreamExistenceFilter(new StreamExistenceFilterOptions { DataDirectory = directory, SizeBytes = sizeBytes }, new PostgresStreamLog(database, end));
+            using var filter = new StreamExistenceFilter(new StreamExistenceFilterOptions { DataDirectory = directory, SizeBytes = sizeBytes, TimeProvider = time }, new PostgresStreamLog(database, end));
             filter.Open();
             await filter.CatchUpAsync(CancellationToken.None);
             using var store = new AppendWriters(new GroupCommit(database, filter, end), writers);
             await store.StartAsync(CancellationToken.None);
             int next = -1;
-            long started = TimeProvider.System.GetTimestamp();
+            long started = time.GetTimestamp();
             await Task.WhenAll(Enumerable.Range(0, clients).Select(_ => Task.Run(async () =>
             {
                 for (int i = Interlocked.Increment(ref next); i < streams; i = Interlocked.Increment(ref next))
@@ -108,7 +109,7 @@ internal static class StreamCreationBench
                     }
                 }
             })));
-            double rate = streams / TimeProvider.System.GetElapsedTime(started).TotalSeconds;
+            double rate = streams / time.GetElapsedTime(started).TotalSeconds;
             await store.StopAsync(CancellationToken.None);
             filter.Checkpoint(end.Value);
             return rate;

@@ -10,9 +10,9 @@ namespace EventFilter.Cli;
 /// </summary>
 internal static class Cli
 {
-    /// <summary>Runs the tool as if from a shell, writing to <paramref name="stdout"/> and <paramref name="stderr"/>.</summary>
-    public static Task<int> RunAsync(string[] args, TextWriter stdout, TextWriter stderr) =>
-        RunAsync(args, CliConsole.ForWriters(stdout, stderr));
+    /// <summary>Runs the tool as if from a shell, writing to <paramref name="stdout"/> and <paramref name="stderr"/>, on <paramref name="time"/>.</summary>
+    public static Task<int> RunAsync(string[] args, TextWriter stdout, TextWriter stderr, TimeProvider time) =>
+        RunAsync(args, CliConsole.ForWriters(stdout, stderr, time));
 
     /// <summary>Runs the tool on <paramref name="console"/>; returns the exit code (see <see cref="ExitCodes"/>).</summary>
     public static async Task<int> RunAsync(IReadOnlyList<string> args, CliConsole console)

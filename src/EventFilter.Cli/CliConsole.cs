@@ -10,9 +10,9 @@ namespace EventFilter.Cli;
 /// <param name="Time">The clock progress rates and ETAs are measured with; tests pass a manual one.</param>
 internal sealed record CliConsole(TextWriter Out, TextWriter Error, bool ErrorIsTerminal, TimeProvider Time)
 {
-    /// <summary>The process's own stdout and stderr; a bar only when stderr is a terminal.</summary>
-    public static CliConsole ForProcess() => new(Console.Out, Console.Error, !Console.IsErrorRedirected, TimeProvider.System);
+    /// <summary>The process's own stdout and stderr on <paramref name="time"/>; a bar only when stderr is a terminal.</summary>
+    public static CliConsole ForProcess(TimeProvider time) => new(Console.Out, Console.Error, !Console.IsErrorRedirected, time);
 
-    /// <summary>Writers that are not a terminal, on the system clock: what tests and embedders want.</summary>
-    public static CliConsole ForWriters(TextWriter output, TextWriter error) => new(output, error, ErrorIsTerminal: false, TimeProvider.System);
+    /// <summary>Writers that are not a terminal, on <paramref name="time"/>: what tests and embedders want.</summary>
+    public static CliConsole ForWriters(TextWriter output, TextWriter error, TimeProvider time) => new(output, error, ErrorIsTerminal: false, time);
 }

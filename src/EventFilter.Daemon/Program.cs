@@ -37,14 +37,17 @@ if (File.Exists(options.SocketPathOrDefault) && UnixSocket.IsLive(options.Socket
 // takes its "Logging" section (Logging__LogLevel__Default=Debug), one line per entry on standard output.
 HostApplicationBuilder builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true, Args = [] });
 builder.Configuration.AddConfiguration(configured.Configuration!);
+#pragma warning disable RS0030 // The daemon's composition root: everything else takes this clock from DI.
+TimeProvider time = TimeProvider.System;
+#pragma warning restore RS0030
 builder.Logging.AddConfiguration(builder.Configuration.GetSection("Logging"));
-builder.Logging.AddProvider(new LineLoggerProvider(TimeProvider.System));
+builder.Logging.AddProvider(new LineLoggerProvider(time));
 
 // One log category, EventFilter.Daemon, as the hosting package logs under EventFilter. One ILogger rather than an
 // ILogger<T> per class also spares NativeAOT's start-up from building a Logger<T> type per class at run time.
 builder.Services.AddSingleton(services => services.GetRequiredService<ILoggerFactory>().CreateLogger("EventFilter.Daemon"));
 builder.Services.AddSingleton(options);
-builder.Services.AddSingleton(TimeProvider.System);
+builder.Services.AddSingleton(time);
 builder.Services.AddDaemonTelemetry();
 DescriptorBudget.Configure(options.MaxClients);
 builder.Services.AddSingleton(services => new FilterStore(options.DataDirectory, options.LogSync, services.GetRequiredService<LayerObserver>(), services.GetRequiredService<ILogger>(), services.GetRequiredService<TimeProvider>()));

@@ -45,7 +45,7 @@ internal sealed partial class HostedStreamExistenceFilter : IStreamExistenceFilt
         // The lag runs to where the host's appends reached, when that is past the log's end: a database log whose end is
         // held back (an in-flight transaction, a stuck high-water mark) must not show a lag of 0 while appends go on.
         _metrics = new FilterMetrics(meterFactory, () => _filter?.CheckpointPosition, () => LogEnd is { } end ? Math.Max(end, _filter?.AddedEnd ?? 0) : null, () => _filter?.ServingSizeBytes ?? 0, () => Reading);
-        _observer = new TelemetryObserver(_logger, _metrics.Files, time: timeProvider);
+        _observer = new TelemetryObserver(_logger, _metrics.Files, timeProvider);
         _filter = new StreamExistenceFilter(_filterOptions, log, _observer);
     }
 

@@ -58,7 +58,9 @@ public static class StreamExistenceFilterServiceCollectionExtensions
         services.AddOptions<StreamExistenceFilterHostingOptions>().ValidateOnStart();
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<StreamExistenceFilterHostingOptions>, StreamExistenceFilterOptionsValidator>());
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IPostConfigureOptions<StreamExistenceFilterHostingOptions>, SizeSwitch>());
+#pragma warning disable RS0030 // A composition root: the host's clock, unless it registered its own.
         services.TryAddSingleton(TimeProvider.System);
+#pragma warning restore RS0030
 
         // One instance, registered as itself (what the health check reads) and as four interfaces: the filter the host
         // calls, its resize status, its rebuild control, and the hosted service.

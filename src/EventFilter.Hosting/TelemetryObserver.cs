@@ -36,16 +36,19 @@ public class TelemetryObserver : FilterObserver
         : this(
             (loggerFactory ?? throw new ArgumentNullException(nameof(loggerFactory))).CreateLogger(Log.Category),
             new FilterFileMetrics((meterFactory ?? throw new ArgumentNullException(nameof(meterFactory))).Create(FilterMetrics.MeterName)),
+#pragma warning disable RS0030 // a public constructor's default, as an option's: the clock only times the fold spans of a host's own files
+            TimeProvider.System,
+#pragma warning restore RS0030
             openedLevel)
     {
     }
 
-    internal TelemetryObserver(ILogger logger, FilterFileMetrics metrics, LogLevel openedLevel = LogLevel.Information, TimeProvider? time = null)
+    internal TelemetryObserver(ILogger logger, FilterFileMetrics metrics, TimeProvider time, LogLevel openedLevel = LogLevel.Information)
     {
         _logger = logger;
         _metrics = metrics;
         _openedLevel = openedLevel;
-        _time = time ?? TimeProvider.System;
+        _time = time;
     }
 
     /// <summary>What verification found when the serving file was last opened.</summary>

@@ -26,7 +26,7 @@ internal static class HostAssert
     public static async Task EndsMatchTheLogAsync(KitRun run)
     {
         var ends = new Dictionary<string, long>(StringComparer.Ordinal);
-        foreach ((string stream, long end) in await RecordsAsync(run.Host.Log))
+        foreach ((string stream, long end) in await RecordsAsync(run))
         {
             ends[stream] = Math.Max(end, ends.GetValueOrDefault(stream));
         }
@@ -78,7 +78,7 @@ internal static class HostAssert
         HashSet<(string Stream, long End)> records;
         try
         {
-            records = (await RecordsAsync(run.Host.Log).ConfigureAwait(false)).ToHashSet();
+            records = (await RecordsAsync(run).ConfigureAwait(false)).ToHashSet();
         }
         catch (Exception unreadable) when (unreadable is not XunitException)
         {
@@ -95,5 +95,5 @@ internal static class HostAssert
     }
 
     /// <summary>Every durable record of the log, with the position just past it, read one at a time; fails naming the log rule a read breaks.</summary>
-    public static Task<IReadOnlyList<(string Stream, long End)>> RecordsAsync(IStreamNameLog log) => LogCheck.RecordsAsync(log);
+    public static Task<IReadOnlyList<(string Stream, long End)>> RecordsAsync(KitRun run) => LogCheck.RecordsAsync(run.Host.Log, run.Time);
 }

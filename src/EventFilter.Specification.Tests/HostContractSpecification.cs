@@ -27,6 +27,15 @@ public abstract class HostContractSpecification : IDisposable
     /// <summary>Streams appended per step of a test (each append is one record of a new stream).</summary>
     protected virtual int AppendsPerStep => 200;
 
+#pragma warning disable RS0030 // The kit's composition root: every other wait of the kit takes its clock from here.
+    /// <summary>
+    /// The kit's one clock: its waits for the host and the host's log, and the filter it opens, all run on it. A real
+    /// host's log moves in real time, so override it only with a clock that moves too.
+    /// </summary>
+    /// <value>The default value is <see cref="TimeProvider.System"/>.</value>
+    protected virtual TimeProvider TimeProvider => TimeProvider.System;
+#pragma warning restore RS0030
+
     private string HostDirectory => Path.Combine(_root, "host");
 
     private string FilterDirectory => Path.Combine(_root, "filter");
@@ -112,7 +121,7 @@ public abstract class HostContractSpecification : IDisposable
     {
         KitRun run = await StartAsync(SmallSize);
         IReadOnlyList<string> first = await run.AppendAsync("before-cut", 1, AppendsPerStep);
-        IReadOnlyList<(string Stream, long End)> records = await HostAssert.RecordsAsync(run.Host.Log);
+        IReadOnlyList<(string Stream, long End)> records = await HostAssert.RecordsAsync(run);
         await run.StopAsync();
         await HostAssert.CleanAsync(run);
 
@@ -126,7 +135,7 @@ public abstract class HostContractSpecification : IDisposable
 
         // Cut while running, if the host ever does that: it must tell the filter.
         IReadOnlyList<string> afterLiveCut = [];
-        IReadOnlyList<(string Stream, long End)> now = await HostAssert.RecordsAsync(run.Host.Log);
+        IReadOnlyList<(string Stream, long End)> now = await HostAssert.RecordsAsync(run);
         if (await run.Host.TryCutLogAsync(now[^(AppendsPerStep / 2)].End))
         {
             after = [.. now.Take(now.Count - (AppendsPerStep / 2) + 1).Select(r => r.Stream).Where(s => s.StartsWith("after-cut", StringComparison.Ordinal))];
@@ -214,7 +223,7 @@ public abstract class HostContractSpecification : IDisposable
     }
 
     private async Task<KitRun> StartAsync(long sizeBytes) =>
-        _run = await KitRun.StartAsync(StartHostAsync, HostDirectory, FilterDirectory, sizeBytes, _adds).ConfigureAwait(false);
+        _run = await KitRun.StartAsync(StartHostAsync, HostDirectory, FilterDirectory, sizeBytes, _adds, TimeProvider).ConfigureAwait(false);
 
     // The race of docs/design.md, "Resize", step 2, alone (the other appends pause at its gate, and go on after): hold the
     // filter's view of the log, append one stream (durable to the host, not yet to the filter, and added before the

@@ -20,8 +20,9 @@ internal sealed class KitRun
     private CancellationTokenSource _stopping = new();
     private StreamExistenceFilter _inner;
 
-    private KitRun(IHostUnderTest host, FilterUnderTest filter, HeldLog log, KitObserver observer, string filterDirectory, StreamExistenceFilter inner)
+    private KitRun(IHostUnderTest host, FilterUnderTest filter, HeldLog log, KitObserver observer, string filterDirectory, StreamExistenceFilter inner, TimeProvider time)
     {
+        Time = time;
         Host = host;
         Filter = filter;
         Log = log;
@@ -29,6 +30,9 @@ internal sealed class KitRun
         _filterDirectory = filterDirectory;
         _inner = inner;
     }
+
+    /// <summary>The kit's clock (<c>HostContractSpecification.TimeProvider</c>): every wait of the run, and the filter's.</summary>
+    public TimeProvider Time { get; }
 
     public IHostUnderTest Host { get; }
 
@@ -55,7 +59,7 @@ internal sealed class KitRun
     /// </summary>
     public static async Task<KitRun> StartAsync(
         Func<string, IStreamExistenceFilter, Task<IHostUnderTest>> startHost, string hostDirectory, string filterDirectory, long sizeBytes,
-        ConcurrentQueue<(string Stream, long RecordEnd)> adds, bool catchUp = true)
+        ConcurrentQueue<(string Stream, long RecordEnd)> adds, TimeProvider time, bool catchUp = true)
     {
         var filter = new FilterUnderTest(adds);
         IHostUnderTest host;
@@ -71,9 +75,9 @@ internal sealed class KitRun
         var log = new HeldLog(host.Log);
         filter.Truncated = log.Truncated;
         var observer = new KitObserver();
-        StreamExistenceFilter inner = OpenFilter(filterDirectory, sizeBytes, log, observer);
+        StreamExistenceFilter inner = OpenFilter(Options(filterDirectory, sizeBytes, time), log, observer);
         filter.Attach(inner);
-        var run = new KitRun(host, filter, log, observer, filterDirectory, inner);
+        var run = new KitRun(host, filter, log, observer, filterDirectory, inner, time);
         if (catchUp)
         {
             run.StartCatchUp();
@@ -104,7 +108,7 @@ internal sealed class KitRun
     {
         StopFilter(checkpoint: true);
         _stopping = new CancellationTokenSource();
-        _inner = OpenFilter(_filterDirectory, sizeBytes, Log, Observer);
+        _inner = OpenFilter(Options(sizeBytes), Log, Observer);
         Filter.Attach(_inner);
     });
 
@@ -155,7 +159,7 @@ internal sealed class KitRun
     public async Task UntilAsync(Task task, string what)
     {
         using var timeout = new CancellationTokenSource();
-        Task first = await Task.WhenAny(task, Observer.LogViolated.Task, Task.Delay(Patience, timeout.Token)).ConfigureAwait(false);
+        Task first = await Task.WhenAny(task, Observer.LogViolated.Task, Task.Delay(Patience, Time, timeout.Token)).ConfigureAwait(false);
         await timeout.CancelAsync().ConfigureAwait(false);
         if (first == task)
         {
@@ -174,7 +178,7 @@ internal sealed class KitRun
     /// <summary>The log rule the filter reported broken, named as exactly as a read of the whole log can.</summary>
     public async Task<XunitException> LogFailureAsync()
     {
-        if (await LogCheck.DiagnoseAsync(Host.Log).ConfigureAwait(false) is { } named)
+        if (await LogCheck.DiagnoseAsync(Host.Log, Time).ConfigureAwait(false) is { } named)
         {
             return new XunitException(named);
         }
@@ -213,7 +217,7 @@ internal sealed class KitRun
             var mine = new HashSet<string>(acknowledged, StringComparer.Ordinal);
             if (Filter.Adds.Where(a => mine.Contains(a.Stream)).OrderByDescending(a => a.RecordEnd).FirstOrDefault() is { Stream: not null } last)
             {
-                await LogCheck.EndCoversAsync(Host.Log, last.Stream, last.RecordEnd).ConfigureAwait(false);
+                await LogCheck.EndCoversAsync(Host.Log, Time, last.Stream, last.RecordEnd).ConfigureAwait(false);
             }
         }
 
@@ -233,7 +237,7 @@ internal sealed class KitRun
         {
             while (Volatile.Read(ref _inFlight) > 0)
             {
-                await Task.Delay(1).ConfigureAwait(false);
+                await Task.Delay(TimeSpan.FromMilliseconds(1), Time).ConfigureAwait(false);
             }
 
             await race().ConfigureAwait(false);
@@ -282,15 +286,15 @@ internal sealed class KitRun
         _inner.Dispose();
     }
 
-    private static StreamExistenceFilter OpenFilter(string directory, long sizeBytes, HeldLog log, KitObserver observer)
+    private static StreamExistenceFilter OpenFilter(StreamExistenceFilterOptions options, HeldLog log, KitObserver observer)
     {
-        var filter = new StreamExistenceFilter(Options(directory, sizeBytes), log, observer);
+        var filter = new StreamExistenceFilter(options, log, observer);
         filter.Open();
         return filter;
     }
 
-    private StreamExistenceFilterOptions Options(long sizeBytes) => Options(_filterDirectory, sizeBytes);
+    private StreamExistenceFilterOptions Options(long sizeBytes) => Options(_filterDirectory, sizeBytes, Time);
 
-    private static StreamExistenceFilterOptions Options(string directory, long sizeBytes) =>
-        new() { DataDirectory = directory, SizeBytes = sizeBytes, CatchUpCheckpointRecords = 64 };
+    private static StreamExistenceFilterOptions Options(string directory, long sizeBytes, TimeProvider time) =>
+        new() { DataDirectory = directory, SizeBytes = sizeBytes, CatchUpCheckpointRecords = 64, TimeProvider = time };
 }

@@ -16,7 +16,7 @@ internal static class LogCheck
     private const int EmptyReadRetries = 3;
 
     /// <summary>Every durable record of the log, with the position just past it, read one at a time; fails naming the log rule a read breaks.</summary>
-    public static async Task<IReadOnlyList<(string Stream, long End)>> RecordsAsync(IStreamNameLog log)
+    public static async Task<IReadOnlyList<(string Stream, long End)>> RecordsAsync(IStreamNameLog log, TimeProvider time)
     {
         var records = new List<(string, long)>();
         long position = 0, end = log.EndPosition;
@@ -36,7 +36,7 @@ internal static class LogCheck
             if (one.NextPosition > end)
             {
                 // A cached end may trail a read that saw a fresher one: it must catch up, as the filter waits for it to.
-                end = await EndReachingAsync(log, one.NextPosition).ConfigureAwait(false);
+                end = await EndReachingAsync(log, time, one.NextPosition).ConfigureAwait(false);
                 if (one.NextPosition > end)
                 {
                     throw new XunitException($"{HostContractRules.LogPositions}: ReadAsync({position}) set NextPosition to {one.NextPosition}, and for {EndPatience.TotalSeconds:F0} s EndPosition stayed below it ({end}): a read must stop at the durable end, and EndPosition must cover every record a read returns.");
@@ -58,22 +58,22 @@ internal static class LogCheck
     /// Waits, up to <see cref="EndPatience"/>, for the log's end to cover <paramref name="recordEnd"/>, the end given with
     /// the add of <paramref name="stream"/>, whose append was acknowledged with none in flight; fails naming log rule 1.
     /// </summary>
-    public static async Task EndCoversAsync(IStreamNameLog log, string stream, long recordEnd)
+    public static async Task EndCoversAsync(IStreamNameLog log, TimeProvider time, string stream, long recordEnd)
     {
-        if (await EndReachingAsync(log, recordEnd).ConfigureAwait(false) < recordEnd)
+        if (await EndReachingAsync(log, time, recordEnd).ConfigureAwait(false) < recordEnd)
         {
             throw new XunitException($"{HostContractRules.LogEnd}: every append was acknowledged and none is in flight, yet for {EndPatience.TotalSeconds:F0} s EndPosition stayed at {log.EndPosition}, below the end of '{stream}' ({recordEnd}): a catch-up after a restart would stop there and never read it. EndPosition must cover every durable record (a cached end must be refreshed after each commit), and each add's end must be where ReadAsync says its record ends.");
         }
     }
 
-    /// <summary>The log's end once it reaches <paramref name="position"/>, or as it stands after <see cref="EndPatience"/>.</summary>
-    private static async Task<long> EndReachingAsync(IStreamNameLog log, long position)
+    /// <summary>The log's end once it reaches <paramref name="position"/>, or as it stands after <see cref="EndPatience"/> on <paramref name="time"/>.</summary>
+    private static async Task<long> EndReachingAsync(IStreamNameLog log, TimeProvider time, long position)
     {
-        long waited = TimeProvider.System.GetTimestamp();
+        long waited = time.GetTimestamp();
         long end;
-        for (int delay = 1; (end = log.EndPosition) < position && TimeProvider.System.GetElapsedTime(waited) < EndPatience; delay = Math.Min(delay * 2, 100))
+        for (int delay = 1; (end = log.EndPosition) < position && time.GetElapsedTime(waited) < EndPatience; delay = Math.Min(delay * 2, 100))
         {
-            await Task.Delay(delay).ConfigureAwait(false);
+            await Task.Delay(TimeSpan.FromMilliseconds(delay), time).ConfigureAwait(false);
         }
 
         return end;
@@ -83,11 +83,11 @@ internal static class LogCheck
     /// After the filter reported a log violation: reads the whole log to name the rule more exactly than the filter
     /// could, or returns null when the reads look right from here.
     /// </summary>
-    public static async Task<string?> DiagnoseAsync(IStreamNameLog log)
+    public static async Task<string?> DiagnoseAsync(IStreamNameLog log, TimeProvider time)
     {
         try
         {
-            _ = await RecordsAsync(log).ConfigureAwait(false);
+            _ = await RecordsAsync(log, time).ConfigureAwait(false);
             return null;
         }
         catch (XunitException named)

@@ -17,6 +17,7 @@ public sealed class CatchUpReporter
     private readonly long _started;
     private TimeSpan _lastReport;
 
+#pragma warning disable RS0030 // a public constructor's default, as an option's; the filter's own catch-up passes its options' clock
     /// <param name="path">The file being caught up.</param>
     /// <param name="startPosition">Where the catch-up started.</param>
     /// <param name="report">Receives each report, for example <see cref="FilterObserver.CatchUpProgress"/>.</param>
@@ -31,6 +32,7 @@ public sealed class CatchUpReporter
         _time = time ?? TimeProvider.System;
         _started = _time.GetTimestamp();
     }
+#pragma warning restore RS0030
 
     /// <summary>Time since the catch-up started.</summary>
     public TimeSpan Elapsed => _time.GetElapsedTime(_started);

@@ -26,7 +26,7 @@ public sealed unsafe partial class FilterFile : IDisposable
     // Copied out of the header so the hot path reads one field, not a 48-byte struct.
     private readonly ulong _seed;
 
-    private FilterFile(MappedFile file, FilterHeader header, VerificationResult verification, bool created, FilterFileOptions? options)
+    private FilterFile(MappedFile file, FilterHeader header, VerificationResult verification, bool created, FilterFileOptions options)
     {
         _file = file;
         Header = header;
@@ -35,8 +35,8 @@ public sealed unsafe partial class FilterFile : IDisposable
         _seed = header.Seed;
         AtomicBitmap? changedLines = file.Writable ? new AtomicBitmap(header.LineCount) : null;
         _lines = new BloomLines(file.Pointer + FilterGeometry.LineSize, header.LineCount, header.K, changedLines, header.LinesPerKey);
-        long foldThresholdBytes = options?.JournalFoldBytes ?? Math.Max(file.Length / 4, 64 * 1024);
-        _journal = new ChangeJournal(file, _lines, header, changedLines, foldThresholdBytes);
+        long foldThresholdBytes = options.JournalFoldBytes ?? Math.Max(file.Length / 4, 64 * 1024);
+        _journal = new ChangeJournal(file, _lines, header, changedLines, foldThresholdBytes, options.TimeProvider);
     }
 
     /// <summary>The file's path.</summary>
@@ -104,7 +104,8 @@ public sealed unsafe partial class FilterFile : IDisposable
         {
             FilterHeader header = ReadHeader(file);
             var notVerified = new VerificationResult(0, 0, 0, 0, [], FilterFileOptions.DefaultCorruptionThreshold);
-            filter = new FilterFile(file, header, notVerified, created: false, options);
+            // OpenExisting's file keeps its header's settings; what a header does not hold (the clock, the fold threshold) is the default.
+            filter = new FilterFile(file, header, notVerified, created: false, options ?? new FilterFileOptions { SizeBytes = header.SizeBytes });
             open(filter);
             return filter;
         }

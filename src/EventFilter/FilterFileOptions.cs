@@ -76,6 +76,12 @@ public sealed class FilterFileOptions
     /// </summary>
     internal bool SyncOnCreate { get; init; } = true;
 
+#pragma warning disable RS0030 // A composition root: the clock of a user who composes none. FilterFile.OpenExisting uses it too.
+    /// <summary>The clock a flush's and a fold's <see cref="FlushResult.Duration"/> is measured on; tests inject a fake one.</summary>
+    /// <value>The default value is <see cref="TimeProvider.System"/>.</value>
+    public TimeProvider TimeProvider { get; init; } = TimeProvider.System;
+#pragma warning restore RS0030
+
     /// <summary>Options with no value set but the required size; every other has its default.</summary>
     public FilterFileOptions()
     {
@@ -94,6 +100,7 @@ public sealed class FilterFileOptions
         VerifyProgress = source.VerifyProgress;
         JournalFoldBytes = source.JournalFoldBytes;
         SyncOnCreate = source.SyncOnCreate;
+        TimeProvider = source.TimeProvider;
     }
 
     /// <summary>A copy that creates without fsync (<see cref="CheckpointedFilterFile.Open"/>).</summary>
@@ -128,6 +135,7 @@ public sealed class FilterFileOptions
             throw FilterOptionRanges.OutOfRange(nameof(CorruptionThreshold), CorruptionThreshold, FilterOptionRanges.CorruptionThresholdAccepted);
         }
 
+        ArgumentNullException.ThrowIfNull(TimeProvider);
         if (JournalFoldBytes is <= 0)
         {
             throw new ArgumentOutOfRangeException(nameof(JournalFoldBytes), JournalFoldBytes, "JournalFoldBytes must be positive.");

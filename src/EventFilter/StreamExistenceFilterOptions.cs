@@ -47,6 +47,7 @@ public sealed class StreamExistenceFilterOptions
     /// </summary>
     public long CatchUpCheckpointRecords { get; init; } = FilterOptionRanges.DefaultCatchUpCheckpointRecords;
 
+#pragma warning disable RS0030 // A composition root: the clock of a user who composes none.
     /// <summary>
     /// Whether the filter keeps reading the log behind its end after catch-up, for as long as it runs, so that it learns
     /// names other processes append to the same log (docs/design.md, "Following the log"). Then "definitely not" means:
@@ -70,6 +71,7 @@ public sealed class StreamExistenceFilterOptions
     /// </summary>
     /// <value>The default value is <see cref="TimeProvider.System"/>.</value>
     public TimeProvider TimeProvider { get; init; } = TimeProvider.System;
+#pragma warning restore RS0030
 
     /// <summary>How long a log may break one of its rules, retried, before the violation is reported. The default value is 5 s.</summary>
     internal TimeSpan LogPatience { get; init; } = TimeSpan.FromSeconds(5);
@@ -108,6 +110,7 @@ public sealed class StreamExistenceFilterOptions
         K = ExpectedStreams is { } expected ? FilterFileOptions.KFor(sizeBytes, expected, sizeCountsFilterBits: true) : K,
         CorruptionThreshold = CorruptionThreshold,
         JournalFoldBytes = JournalFoldBytes,
+        TimeProvider = TimeProvider,
     };
 
     /// <summary>Throws <see cref="ArgumentOutOfRangeException"/> or <see cref="ArgumentException"/> naming the first bad value.</summary>

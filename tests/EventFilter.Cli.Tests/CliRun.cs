@@ -10,7 +10,7 @@ public sealed record CliRun(int ExitCode, string Stdout, string Stderr)
     {
         using var stdout = new StringWriter();
         using var stderr = new StringWriter();
-        int exitCode = Cli.RunAsync(args, stdout, stderr).GetAwaiter().GetResult();
+        int exitCode = Cli.RunAsync(args, stdout, stderr, TimeProvider.System).GetAwaiter().GetResult();
         return new CliRun(exitCode, stdout.ToString(), stderr.ToString());
     }
 

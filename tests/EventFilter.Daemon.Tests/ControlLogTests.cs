@@ -244,7 +244,7 @@ public sealed class ControlLogTests
             store.Create("pending"u8, Small);
         }
 
-        using (var always = new FilterStore(directory.Path, LogSync.Always, new FilterObserver(), NullLogger.Instance))
+        using (var always = new FilterStore(directory.Path, LogSync.Always, new FilterObserver(), NullLogger.Instance, TimeProvider.System))
         {
             always.Open();
             Assert.True(File.Exists(Path.Combine(FilterPath(directory.Path, "pending"), DataLayout.DigestLogFile)));
@@ -272,7 +272,7 @@ public sealed class ControlLogTests
         File.WriteAllBytes(control, bytes);
         Directory.CreateDirectory(Path.Combine(FiltersOf(directory.Path), "x.1.deleted")); // a leftover the start would remove
 
-        using var store2 = new FilterStore(directory.Path, LogSync.Periodic, new FilterObserver(), NullLogger.Instance);
+        using var store2 = new FilterStore(directory.Path, LogSync.Periodic, new FilterObserver(), NullLogger.Instance, TimeProvider.System);
         InvalidDataException error = Assert.Throws<InvalidDataException>(store2.Open);
         Assert.Contains(Path.GetFileName(control), error.Message, StringComparison.Ordinal);
         Assert.True(Directory.Exists(Path.Combine(FiltersOf(directory.Path), "x.1.deleted")));
@@ -303,7 +303,7 @@ public sealed class ControlLogTests
 
     internal static FilterStore Open(string dataDirectory)
     {
-        var store = new FilterStore(dataDirectory, LogSync.Periodic, new FilterObserver(), NullLogger.Instance);
+        var store = new FilterStore(dataDirectory, LogSync.Periodic, new FilterObserver(), NullLogger.Instance, TimeProvider.System);
         store.Open();
         return store;
     }

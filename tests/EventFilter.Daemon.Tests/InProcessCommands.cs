@@ -4,6 +4,7 @@ using System.Text;
 using EventFilter.Daemon.Commands;
 using EventFilter.Daemon.Filters;
 using EventFilter.Daemon.Protocol;
+using EventFilter.Daemon.Server;
 using EventFilter.Daemon.Telemetry;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging.Abstractions;
@@ -21,7 +22,7 @@ public sealed class InProcessCommands : IDisposable
     private readonly bool _ownsStore;
 
     internal InProcessCommands(string dataDirectory, LogSync logSync = LogSync.Always, TimeProvider? time = null)
-        : this(new FilterStore(dataDirectory, logSync, new FilterObserver(), NullLogger.Instance, time), dataDirectory, logSync)
+        : this(new FilterStore(dataDirectory, logSync, new FilterObserver(), NullLogger.Instance, time ?? TimeProvider.System), dataDirectory, logSync)
     {
         Store.Open();
         _ownsStore = true;
@@ -34,7 +35,8 @@ public sealed class InProcessCommands : IDisposable
         var options = new DaemonOptions { DataDirectory = dataDirectory, LogSync = logSync };
         var health = new DaemonHealth(TimeProvider.System, NullLogger.Instance);
         var metrics = new DaemonMetrics(_services.GetRequiredService<IMeterFactory>(), health, TimeProvider.System);
-        _context = new CommandContext(Store, options, health, metrics);
+        var client = new ConnectedClient("", "", unixSocket: true, TimeProvider.System);
+        _context = new CommandContext(Store, options, health, metrics, client) { DescriptorLimitWarning = new DescriptorLimitWarning(TimeProvider.System) };
     }
 
     internal FilterStore Store { get; }

@@ -18,7 +18,7 @@ public sealed class LayerCatchUpTests
         int added;
         try
         {
-            using (var store = new FilterStore(directory.Path, LogSync.Always, new FilterObserver(), NullLogger.Instance))
+            using (var store = new FilterStore(directory.Path, LogSync.Always, new FilterObserver(), NullLogger.Instance, TimeProvider.System))
             {
                 store.Open();
                 NamedFilter filter = store.Create("users"u8, new FilterParameters(1000, 0.01, 2, NonScaling: false))!;
@@ -35,7 +35,7 @@ public sealed class LayerCatchUpTests
             }
 
             var observer = new CatchUpRecorder();
-            using var reopened = new FilterStore(crashed, LogSync.Periodic, observer, NullLogger.Instance);
+            using var reopened = new FilterStore(crashed, LogSync.Periodic, observer, NullLogger.Instance, TimeProvider.System);
             reopened.Open();
 
             Assert.Equal([1000L, added - 1000L], observer.Completed.Select(progress => progress.Records));

@@ -23,7 +23,7 @@ public sealed class LockOrderTests
     internal void Creates_adds_drops_restores_and_ticks_together_neither_deadlock_nor_lose_an_acknowledged_add(LogSync logSync)
     {
         using var directory = new TempDirectory();
-        var store = new FilterStore(directory.Path, logSync, new FilterObserver(), NullLogger.Instance);
+        var store = new FilterStore(directory.Path, logSync, new FilterObserver(), NullLogger.Instance, TimeProvider.System);
         store.Open();
         List<(long Iterator, byte[] Data)> dump;
         using (var source = new InProcessCommands(store, directory.Path, logSync))

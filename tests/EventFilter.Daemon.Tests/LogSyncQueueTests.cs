@@ -65,7 +65,7 @@ public sealed class LogSyncQueueTests
 
     private static FilterStore Open(string path)
     {
-        var store = new FilterStore(path, LogSync.Always, new FilterObserver(), NullLogger.Instance);
+        var store = new FilterStore(path, LogSync.Always, new FilterObserver(), NullLogger.Instance, TimeProvider.System);
         store.Open();
         return store;
     }

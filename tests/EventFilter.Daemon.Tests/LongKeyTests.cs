@@ -124,7 +124,7 @@ public sealed class LongKeyTests : IDisposable
 
     private FilterStore Open(LogSync mode, string? dataDirectory = null)
     {
-        var store = new FilterStore(dataDirectory ?? _directory.Path, mode, new FilterObserver(), NullLogger.Instance);
+        var store = new FilterStore(dataDirectory ?? _directory.Path, mode, new FilterObserver(), NullLogger.Instance, TimeProvider.System);
         try
         {
             store.Open();

@@ -37,7 +37,7 @@ public sealed class OpenedLevelTests : IDisposable
     {
         using var meter = new Meter(FilterMetrics.MeterName);
         var logger = new FakeLogger(_logs, Log.Category);
-        var observer = new TelemetryObserver(logger, new FilterFileMetrics(meter), LogLevel.Debug);
+        var observer = new TelemetryObserver(logger, new FilterFileMetrics(meter), TimeProvider.System, LogLevel.Debug);
 
         observer.RebuildStarted("layer-000.filter", RebuildReason.Missing, "there is no filter file");
         observer.Opened("layer-000.filter", created: true, new VerificationResult(100, 0, 0, 0, [], 0.05));

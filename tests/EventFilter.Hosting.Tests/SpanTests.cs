@@ -28,7 +28,7 @@ public sealed class SpanTests : IDisposable
     {
         var time = new SteppedTime();
         using var meter = new Meter("SpanTests.Fold");
-        var observer = new TelemetryObserver(NullLogger.Instance, new FilterFileMetrics(meter), time: time);
+        var observer = new TelemetryObserver(NullLogger.Instance, new FilterFileMetrics(meter), time);
 
         observer.JournalFolded(_dir.FilterPath, new FlushResult(4096, TimeSpan.FromMilliseconds(250)));
 

@@ -11,7 +11,7 @@ namespace EventFilter.Daemon.Commands;
 /// reply buffer, the filters, and scratch arrays for digests and answers, so that commands allocate nothing.
 /// </summary>
 internal sealed class CommandContext(FilterStore store, DaemonOptions options, Telemetry.DaemonHealth health, Telemetry.DaemonMetrics metrics,
-    ConnectedClient? client = null, ConnectedClients? clients = null)
+    ConnectedClient client, ConnectedClients? clients = null)
 {
     private const int InitialItems = 128;
     // Made at the first command with items: an idle connection holds neither.
@@ -40,13 +40,16 @@ internal sealed class CommandContext(FilterStore store, DaemonOptions options, T
     public bool Authenticated { get; set; } = options.Password is null;
 
     /// <summary>What CLIENT reports of this connection: its id, name, addresses, age and last command.</summary>
-    public ConnectedClient Client { get; } = client ?? new ConnectedClient("", "", unixSocket: true, TimeProvider.System);
+    public ConnectedClient Client { get; } = client;
 
     /// <summary>Every connection served now, for CLIENT LIST.</summary>
     public ConnectedClients Clients { get; } = clients ?? new ConnectedClients();
 
     /// <summary>The commands queued since MULTI, if any.</summary>
     public ClientTransaction Transaction { get; } = new();
+
+    /// <summary>The daemon's one warning of refusals at the descriptor limit, shared by every connection (<see cref="CommandTable.Run"/>).</summary>
+    public required DescriptorLimitWarning DescriptorLimitWarning { get; init; }
 
     /// <summary>Where a command that fails on storage is logged (<see cref="CommandTable.Run"/>).</summary>
     public Microsoft.Extensions.Logging.ILogger Logger { get; init; } = Microsoft.Extensions.Logging.Abstractions.NullLogger.Instance;

@@ -170,7 +170,7 @@ internal static class CommandTable
         catch (Filters.DescriptorLimitException e)
         {
             // Expected back-pressure, not a storage failure: health stays as it is.
-            DescriptorLimitWarning.Shared.Refused(context.Logger, e.Message);
+            context.DescriptorLimitWarning.Refused(context.Logger, e.Message);
             context.Reply.Error("ERR " + e.Message);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidDataException)

@@ -7,14 +7,12 @@ namespace EventFilter.Daemon.Commands;
 /// A new filter or restore refused at the descriptor limit (<see cref="Filters.DescriptorBudget"/>) is back-pressure the
 /// operator should hear of, not a storage failure: it is logged as a warning at most once per
 /// <see cref="Interval"/>, with how many refusals there were since, and neither counted as an error nor degrading
-/// health. See docs/daemon.md, "Starting and stopping".
+/// health. See docs/daemon.md, "Starting and stopping". One per daemon: the listener's, on the daemon's clock, which
+/// every connection's <see cref="CommandContext"/> shares.
 /// </summary>
 internal sealed class DescriptorLimitWarning(TimeProvider time)
 {
     public static readonly TimeSpan Interval = TimeSpan.FromMinutes(1);
-
-    /// <summary>The daemon's, on the system clock.</summary>
-    public static DescriptorLimitWarning Shared { get; } = new(TimeProvider.System);
 
     private readonly Lock _gate = new();
     private long _refusals;

@@ -12,7 +12,7 @@ namespace EventFilter.Daemon.Filters;
 /// Start-up opens every filter, removes leftovers of interrupted creates and drops and the directory of a create that
 /// never reached the disk, then lets the durability replay the control log. See docs/daemon-design.md, "Durability".
 /// </summary>
-internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterObserver observer, ILogger logger, TimeProvider? time = null) : IDisposable
+internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterObserver observer, ILogger logger, TimeProvider time) : IDisposable
 {
     private readonly FilterMap _map = new();
     private readonly string _root = Path.Combine(dataDirectory, DataLayout.FiltersDirectory);
@@ -61,7 +61,7 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
             throw;
         }
 
-        (_durability, _restores) = (durability, new FilterRestores(_map, _root, observer, durability, time ?? TimeProvider.System));
+        (_durability, _restores) = (durability, new FilterRestores(_map, _root, observer, durability, time));
         if (records.Count > 0)
         {
             // Pending filters carried from a clean stop are counted too: they are the filters that have no directory.

@@ -20,6 +20,7 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
 {
     private readonly RespLimits _limits = new();
     private readonly ConnectedClients _clients = new();
+    private readonly DescriptorLimitWarning _descriptorLimitWarning = new(time);
     private readonly List<Socket> _sockets = [];
     // Every Unix client's address in CLIENT LIST, as Redis shows it: one string for them all.
     private readonly string _unixAddress = options.SocketPathOrDefault + ":0";
@@ -166,7 +167,7 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
         bool unix = client.AddressFamily == AddressFamily.Unix;
         string address = unix ? _unixAddress : client.RemoteEndPoint?.ToString() ?? "?";
         var facts = new ConnectedClient(address, unix ? address : client.LocalEndPoint?.ToString() ?? "?", unix, time);
-        return new ClientConnection(client, new CommandContext(store, options, health, metrics, facts, _clients) { Logger = logger }, _limits, metrics, _logSync, logger);
+        return new ClientConnection(client, new CommandContext(store, options, health, metrics, facts, _clients) { Logger = logger, DescriptorLimitWarning = _descriptorLimitWarning }, _limits, metrics, _logSync, logger);
     }
 
     /// <summary>One connection too many: Redis's answer, then close (the reply fits any empty socket buffer, so the send cannot block).</summary>

@@ -23,13 +23,17 @@ internal sealed class ChangeJournal : IDisposable
     private readonly long _foldThresholdBytes;
     private readonly JournalGenerations _generations;
     private readonly Lock _flushGate = new();
+    private readonly TimeProvider _time;
 
     private string _path;
     private long? _committedPosition;
     private bool _retired;
 
-    /// <summary>A writable <paramref name="file"/> gets the changed-line set <paramref name="changedLines"/>, which its adds mark.</summary>
-    public ChangeJournal(MappedFile file, BloomLines lines, FilterHeader header, AtomicBitmap? changedLines, long foldThresholdBytes)
+    /// <summary>
+    /// A writable <paramref name="file"/> gets the changed-line set <paramref name="changedLines"/>, which its adds mark;
+    /// flushes and folds are timed on <paramref name="time"/>.
+    /// </summary>
+    public ChangeJournal(MappedFile file, BloomLines lines, FilterHeader header, AtomicBitmap? changedLines, long foldThresholdBytes, TimeProvider time)
     {
         _file = file;
         _lines = lines;
@@ -38,11 +42,12 @@ internal sealed class ChangeJournal : IDisposable
         _lineCount = header.LineCount;
         _changedLines = changedLines;
         _foldThresholdBytes = foldThresholdBytes;
+        _time = time;
         _generations = new JournalGenerations(_fileId);
         if (file.Writable)
         {
             _blocks = new BlockWriter(file, lines);
-            _fold = new JournalFold(_blocks, _fileId);
+            _fold = new JournalFold(_blocks, _fileId, time);
         }
     }
 
@@ -118,7 +123,7 @@ internal sealed class ChangeJournal : IDisposable
 
     private FlushResult FlushLocked(long? position)
     {
-        long started = TimeProvider.System.GetTimestamp();
+        long started = _time.GetTimestamp();
         (long lines, long blocks) = _changedLines!.CountWithGroups(groupShift: 6, groupOffset: 1);
         long written = 0;
         long records = 0;
@@ -155,7 +160,7 @@ internal sealed class ChangeJournal : IDisposable
             _fold.Start(_path, upTo: _generations.Rotate(), _committedPosition);
         }
 
-        return new FlushResult(written, TimeProvider.System.GetElapsedTime(started));
+        return new FlushResult(written, _time.GetElapsedTime(started));
     }
 
     /// <summary>

@@ -13,16 +13,19 @@ internal sealed class JournalFold
 {
     private readonly BlockWriter _blocks;
     private readonly Guid _fileId;
+    private readonly TimeProvider _time;
 
     // Blocks whose lines are journaled but not yet in the main file. Swapped out whole when a background fold starts.
     private AtomicBitmap _unfolded;
     private Task _background = Task.CompletedTask;
     private Exception? _failure;
 
-    public JournalFold(BlockWriter blocks, Guid fileId)
+    /// <summary>Folds through <paramref name="blocks"/>, timing each on <paramref name="time"/> (<see cref="Folded"/>).</summary>
+    public JournalFold(BlockWriter blocks, Guid fileId, TimeProvider time)
     {
         _blocks = blocks;
         _fileId = fileId;
+        _time = time;
         _unfolded = new AtomicBitmap(blocks.BlockCount);
     }
 
@@ -40,7 +43,7 @@ internal sealed class JournalFold
     /// </summary>
     public FlushResult FoldNow(string path, AtomicBitmap changedLines, BloomLines lines, long? position)
     {
-        long started = TimeProvider.System.GetTimestamp();
+        long started = _time.GetTimestamp();
         long written;
         try
         {
@@ -57,7 +60,7 @@ internal sealed class JournalFold
             throw;
         }
 
-        var result = new FlushResult(written, TimeProvider.System.GetElapsedTime(started));
+        var result = new FlushResult(written, _time.GetElapsedTime(started));
         Folded?.Invoke(result);
         return result;
     }
@@ -102,10 +105,10 @@ internal sealed class JournalFold
     {
         try
         {
-            long started = TimeProvider.System.GetTimestamp();
+            long started = _time.GetTimestamp();
             long written = _blocks.WriteAndSync(blocks);
             Finish(path, upTo, position);
-            Folded?.Invoke(new FlushResult(written, TimeProvider.System.GetElapsedTime(started)));
+            Folded?.Invoke(new FlushResult(written, _time.GetElapsedTime(started)));
         }
         catch (Exception error)
         {

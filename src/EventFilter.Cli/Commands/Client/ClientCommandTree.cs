@@ -51,7 +51,7 @@ internal static class ClientCommandTree
         var session = new DaemonSession(console);
         var root = new Command(CommandTree.ToolName, "Talk to a running eventfilterd over its Unix socket: ping it, create, fill, query, list, drop, back up and restore its named filters. Exit 0 done, 2 bad arguments, 3 the daemon could not be reached, 4 it refused.")
         {
-            PingCommand.Create(session),
+            PingCommand.Create(session, console),
             CreateCommand.Create(session),
             AddCommand.Create(session, multiple: false),
             AddCommand.Create(session, multiple: true),
