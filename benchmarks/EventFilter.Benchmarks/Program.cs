@@ -2,7 +2,7 @@ using BenchmarkDotNet.Running;
 using EventFilter.Benchmarks;
 using EventFilter.Benchmarks.Experiments;
 
-// `flush`, `targets`, `scale`, `fpr`, `spread` and `alloccheck` are console experiments; anything else goes to BenchmarkDotNet's switcher
+// `flush`, `targets`, `scale`, `fpr`, `spread`, `follow` and `alloccheck` are console experiments; anything else goes to BenchmarkDotNet's switcher
 // (e.g. `--filter '*MightExist*' --job short`). See docs/benchmarks.md for every command and its results.
 switch (args.FirstOrDefault())
 {
@@ -22,6 +22,8 @@ switch (args.FirstOrDefault())
         return FalsePositiveExperiment.Run();
     case "spread":
         return SpreadExperiment.Run();
+    case "follow":
+        return FollowExperiment.Run(args);
     case "alloccheck":
         return AllocationCheck.Run();
     default:

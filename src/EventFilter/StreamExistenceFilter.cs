@@ -18,6 +18,7 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IFil
     private readonly FilterFiles _files = new();
     private readonly BesideBuild _besideBuild;
     private readonly LogFollower _follower;
+    private readonly LogEndChecks _endChecks;
 
     // Orders every change of the host contract's positions with the checkpoints and the files they vouch for.
     private readonly Lock _checkpointGate = new();
@@ -34,7 +35,8 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IFil
         _catchUp = new CatchUp(log, _observer, options);
         _contract = new HostContract(options.FilterPath, _observer, following: options.FollowLog);
         _besideBuild = new BesideBuild(options, log, _observer, _catchUp, _files, SwapIn);
-        _follower = new LogFollower(log, _observer, options, _checkpointGate, _contract, AddRead);
+        _endChecks = new LogEndChecks(options.FilterPath, _observer, options.TimeProvider, options.LogEndBound);
+        _follower = new LogFollower(log, _observer, options, _checkpointGate, _contract, AddRead, EndSampled);
     }
 
     /// <inheritdoc/>
@@ -199,6 +201,33 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IFil
                 ? _contract.Claim(position, serving.File.HighestRecordEnd)
                 : Math.Min(position, _catchUp.Position));
         }
+
+        if (_state == FilterState.Ready && SampleEnd() is { } end)
+        {
+            EndSampled(end);
+        }
+    }
+
+    /// <summary>The log's end, or null when reading it throws: a reader reports that, and a checkpoint must not fail for it.</summary>
+    private long? SampleEnd()
+    {
+        try
+        {
+            return _log.EndPosition;
+        }
+        catch (Exception)
+        {
+            return null;
+        }
+    }
+
+    // Every sample of the end a ready filter takes anyway goes to the run-time checks (docs/design.md, "Run-time signs").
+    private void EndSampled(long end)
+    {
+        if (_files.Serving is { } serving)
+        {
+            _endChecks.Sampled(end, serving.File.HighestRecordEnd, _options.FollowLog ? _follower.Position : null);
+        }
     }
 
     /// <inheritdoc/>
@@ -216,6 +245,7 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IFil
         _contract.Truncated(position);
         _catchUp.NoteTruncation(position);
         _follower.NoteTruncation(position);
+        _endChecks.Truncated(position);
         _files.TruncateTo(position);
     }
 

@@ -76,6 +76,13 @@ public sealed class StreamExistenceFilterOptions
     /// <summary>How long a log may break one of its rules, retried, before the violation is reported. The default value is 5 s.</summary>
     internal TimeSpan LogPatience { get; init; } = TimeSpan.FromSeconds(5);
 
+    /// <summary>
+    /// How long a ready filter lets its log's end stay behind the host's adds, or its follower stay put while the end
+    /// grows, before it reports it (docs/design.md, "Run-time signs"). The default value is 1 minute: longer than a
+    /// host's usual transaction, shorter than an operator's patience.
+    /// </summary>
+    internal TimeSpan LogEndBound { get; init; } = TimeSpan.FromMinutes(1);
+
     /// <summary>Receives catch-up progress (records, rate, percent, ETA) about once a second and at the end; null for none.</summary>
     internal IProgress<CatchUpProgress>? CatchUpProgress { get; init; }
 

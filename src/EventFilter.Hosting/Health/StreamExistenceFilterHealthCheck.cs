@@ -69,7 +69,8 @@ internal sealed class StreamExistenceFilterHealthCheck(HostedStreamExistenceFilt
             data["followLagSeconds"] = lag.TotalSeconds;
         }
 
-        if (filter.Observer.LogViolation is { } followerTrouble)
+        // Only while behind: a run-time sign of a wrong end (docs/telemetry.md) is counted and logged, not a state.
+        if (filter.FollowLag > TimeSpan.Zero && filter.Observer.LogViolation is { } followerTrouble)
         {
             return HealthCheckResult.Degraded($"following the log from position {filter.ReadPosition}, held by the log: {followerTrouble}", data: data);
         }

@@ -17,6 +17,7 @@ internal sealed class LogFollower
     private readonly Lock _gate;
     private readonly HostContract _contract;
     private readonly Action<StreamNameBatch> _add;
+    private readonly Action<long> _endSampled;
     private long _position;
     private long _truncatedTo = long.MaxValue;
     private long _behindSince; // when the follower first saw the end above its position; 0 while at the end
@@ -24,11 +25,11 @@ internal sealed class LogFollower
     /// <summary>
     /// A follower of <c>log</c> for the filter at <c>options</c>' path. <c>gate</c> is the filter's checkpoint gate,
     /// under which <c>contract</c>'s positions change; <c>add</c> adds a batch to the serving file, and to a file being
-    /// built beside it.
+    /// built beside it; <c>endSampled</c> hears each end it samples while idle, for the run-time checks.
     /// </summary>
-    public LogFollower(IStreamNameLog log, FilterObserver observer, StreamExistenceFilterOptions options, Lock gate, HostContract contract, Action<StreamNameBatch> add)
+    public LogFollower(IStreamNameLog log, FilterObserver observer, StreamExistenceFilterOptions options, Lock gate, HostContract contract, Action<StreamNameBatch> add, Action<long> endSampled)
     {
-        (_log, _observer, _options, _gate, _contract, _add) = (log, observer, options, gate, contract, add);
+        (_log, _observer, _options, _gate, _contract, _add, _endSampled) = (log, observer, options, gate, contract, add, endSampled);
     }
 
     /// <summary>Every record before it has been read into the filter by the follower.</summary>
@@ -65,6 +66,7 @@ internal sealed class LogFollower
                 if (!end.Known || Position >= end.Value)
                 {
                     end.Sample();
+                    _endSampled(end.Value);
                     if (end.MovedBack)
                     {
                         await watch.SuspectAsync(LogContractViolation.EndMovedBack, end.MovedBackDetail, cancellationToken).ConfigureAwait(false);
