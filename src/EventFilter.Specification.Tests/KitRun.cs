@@ -7,16 +7,12 @@ namespace EventFilter.Specification;
 /// One life of the host under test and its filter, which the kit opens, catches up, checkpoints, resizes, stops or
 /// crashes as the hosting package would, over the host's log behind a <see cref="HeldLog"/>.
 /// </summary>
-internal sealed class KitRun
+internal sealed partial class KitRun
 {
     public static readonly TimeSpan Patience = TimeSpan.FromMinutes(2);
 
     private readonly string _filterDirectory;
 
-    // AppendAsync's appends in flight, and whether a race wants to be alone (see AloneAsync).
-    private int _inFlight;
-    private int _racing;
-    private TaskCompletionSource _raceOver = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private CancellationTokenSource _stopping = new();
     private StreamExistenceFilter _inner;
 
@@ -224,48 +220,6 @@ internal sealed class KitRun
         return [.. acknowledged];
     }
 
-    /// <summary>
-    /// Runs <paramref name="race"/> with no append of <see cref="AppendAsync"/> starting meanwhile, once those in flight
-    /// are done, so that the race's own append is the first record after its gate. Appends go on before and after.
-    /// </summary>
-    public async Task AloneAsync(Func<Task> race)
-    {
-        // Pairs with EnterAppendAsync: each side announces itself with a full fence before it reads the other's word.
-        TaskCompletionSource over = _raceOver;
-        Interlocked.Exchange(ref _racing, 1);
-        try
-        {
-            while (Volatile.Read(ref _inFlight) > 0)
-            {
-                await Task.Delay(TimeSpan.FromMilliseconds(1), Time).ConfigureAwait(false);
-            }
-
-            await race().ConfigureAwait(false);
-        }
-        finally
-        {
-            _raceOver = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-            Interlocked.Exchange(ref _racing, 0);
-            over.TrySetResult();
-        }
-    }
-
-    private async Task EnterAppendAsync()
-    {
-        while (true)
-        {
-            TaskCompletionSource over = _raceOver;
-            Interlocked.Increment(ref _inFlight);
-            if (Volatile.Read(ref _racing) == 0)
-            {
-                return;
-            }
-
-            Interlocked.Decrement(ref _inFlight);
-            await over.Task.ConfigureAwait(false);
-        }
-    }
-
     private void StopFilter(bool checkpoint)
     {
         _stopping.Cancel();
@@ -288,7 +242,7 @@ internal sealed class KitRun
 
     private static StreamExistenceFilter OpenFilter(StreamExistenceFilterOptions options, HeldLog log, KitObserver observer)
     {
-        var filter = new StreamExistenceFilter(options, log, observer);
+        StreamExistenceFilter filter = new(options, log, observer);
         filter.Open();
         return filter;
     }

@@ -56,8 +56,10 @@ public class FilterObserver
 
     /// <summary>
     /// The host's log broke one of its rules (docs/design.md, "The log's rules") for longer than a few seconds of
-    /// retries; <paramref name="detail"/> says what it did. Called once per episode: the catch-up stays not ready and
-    /// keeps retrying, and goes on by itself if the log recovers.
+    /// retries (a read past the end at once), as a reader (the catch-up or the follower) saw it; or a ready filter saw a
+    /// run-time sign of a wrong end (docs/design.md, "Run-time signs"). <paramref name="detail"/> says what it did.
+    /// Called once per episode: a reader keeps retrying, never moves past what it read meanwhile, and goes on by itself
+    /// when the log recovers (<see cref="LogRecovered"/>).
     /// </summary>
     public virtual void LogContractViolated(string path, LogContractViolation violation, string detail) { }
 

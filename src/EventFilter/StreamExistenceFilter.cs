@@ -51,32 +51,6 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IFil
     /// <inheritdoc/>
     public long? CheckpointPosition => _files.Serving?.DurablePosition;
 
-    /// <summary>
-    /// Every record of the log before this position has been read into the filter, by its catch-up or, with
-    /// <see cref="StreamExistenceFilterOptions.FollowLog"/>, by its follower: "definitely not" means no record below it
-    /// (and none this process added) has the name. Without following it stops where the catch-up ended; the host's own
-    /// adds keep the filter current above it. 0 before the catch-up has read anything.
-    /// </summary>
-    public long ReadPosition => _state == FilterState.Ready ? _contract.ReadEnd : _catchUp.Position;
-
-    /// <summary>
-    /// Completes once <see cref="ReadPosition"/> is at or past <paramref name="position"/> and the filter is ready: a
-    /// process that knows the commit position of another's append waits here before asking about its stream. Without
-    /// <see cref="StreamExistenceFilterOptions.FollowLog"/>, a position past where the catch-up ended is never reached.
-    /// </summary>
-    public async Task WaitForReadPositionAsync(long position, CancellationToken cancellationToken)
-    {
-        ArgumentOutOfRangeException.ThrowIfNegative(position);
-        await WhenReady.WaitAsync(cancellationToken).ConfigureAwait(false);
-        await _contract.WaitForReadAsync(position, cancellationToken).ConfigureAwait(false);
-    }
-
-    /// <summary>
-    /// How long the follower has been behind the log's end (since it first read the end above its position without
-    /// having caught up since); zero at the end, and when not following. For telemetry and health.
-    /// </summary>
-    public TimeSpan FollowLag => _options.FollowLog ? _follower.Lag : TimeSpan.Zero;
-
     /// <summary>What verification found when the serving file was opened; null when disabled or not opened.</summary>
     internal VerificationResult? Verification => _files.Serving?.File.Verification;
 
@@ -208,28 +182,6 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IFil
         }
     }
 
-    /// <summary>The log's end, or null when reading it throws: a reader reports that, and a checkpoint must not fail for it.</summary>
-    private long? SampleEnd()
-    {
-        try
-        {
-            return _log.EndPosition;
-        }
-        catch (Exception)
-        {
-            return null;
-        }
-    }
-
-    // Every sample of the end a ready filter takes anyway goes to the run-time checks (docs/design.md, "Run-time signs").
-    private void EndSampled(long end)
-    {
-        if (_files.Serving is { } serving)
-        {
-            _endChecks.Sampled(end, serving.File.HighestRecordEnd, _options.FollowLog ? _follower.Position : null);
-        }
-    }
-
     /// <inheritdoc/>
     public void TruncateTo(long position)
     {
@@ -254,21 +206,11 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IFil
         lock (_checkpointGate)
         {
             _files.SwapIn(_options.FilterPath, building);
-            _contract.Read(builtTo); // below it, the new file holds every record: the build read them
-        }
-    }
 
-    // The follower's batch goes where a host's add goes: the serving file, then a file being built beside it, so that a
-    // swap never loses what the follower read past the build's end (docs/design.md, "Following the log").
-    private void AddRead(StreamNameBatch batch)
-    {
-        if (_files.Serving is not { } serving)
-        {
-            return;
+            // Below builtTo the new file holds every record: the build read them. A follower's position stays: every
+            // batch it read went to the file being built as well (docs/design.md, "Following the log").
+            _contract.Read(_options.FollowLog ? Math.Max(builtTo, _contract.ReadEnd) : builtTo);
         }
-
-        serving.File.AddBatch(batch.Names, batch.Lengths);
-        AlsoTo(serving)?.File.AddBatch(batch.Names, batch.Lengths);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

@@ -57,7 +57,7 @@ internal static class FilterEndpoints
     }
 
     private static IResult Describe(
-        IStreamExistenceFilter filter, IFilterResizeStatus resizing, IFilterRebuildControl rebuilding, EngineHandle handle, FilterMeterReader meters, IOptions<StreamExistenceFilterHostingOptions> options)
+        IStreamExistenceFilter filter, IFilterReadPosition reading, IFilterResizeStatus resizing, IFilterRebuildControl rebuilding, EngineHandle handle, FilterMeterReader meters, IOptions<StreamExistenceFilterHostingOptions> options)
     {
         IReadOnlyDictionary<string, double> m = meters.Collect();
         EventLogEngine engine = handle.Engine;
@@ -71,6 +71,8 @@ internal static class FilterEndpoints
             filter.CheckpointPosition,
             engine.EndPosition,
             Whole(m, "eventfilter.checkpoint.lag"),
+            reading.ReadPosition,
+            m.TryGetValue("eventfilter.log.read_lag.duration", out double lag) ? lag : 0,
             CatchUpPercent(filter, m),
             Whole(m, "eventfilter.adds") ?? 0,
             new FilterLookups(

@@ -10,6 +10,8 @@ namespace EventLog.Server.Api;
 /// <param name="CheckpointPosition">The log position the durable checkpoint covers; null when disabled.</param>
 /// <param name="LogEndPosition">The log's durable end now.</param>
 /// <param name="CheckpointLag">How much of the log a restart would re-read.</param>
+/// <param name="ReadPosition">Every log record below it has been read into the filter, by its catch-up (or a follower).</param>
+/// <param name="FollowLagSeconds">How long a following filter has been behind the log's end; 0 at the end and without following.</param>
 /// <param name="CatchUpPercent">How far the current or last catch-up has read, 0 to 100; 0 while initializing before the first report.</param>
 /// <param name="Adds">Stream names the engine added (catch-up not included).</param>
 /// <param name="Lookups">Lookups by answer, since start.</param>
@@ -25,6 +27,8 @@ internal sealed record FilterResponse(
     long? CheckpointPosition,
     long LogEndPosition,
     long? CheckpointLag,
+    long ReadPosition,
+    double FollowLagSeconds,
     double? CatchUpPercent,
     long Adds,
     FilterLookups Lookups,

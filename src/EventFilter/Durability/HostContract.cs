@@ -45,7 +45,7 @@ internal sealed class HostContract(string path, FilterObserver observer, bool fo
         while (true)
         {
             // The signal before the position: a Read between the two completes the signal taken.
-            TaskCompletionSource moved = Volatile.Read(ref _readMoved) ?? Interlocked.CompareExchange(ref _readMoved, new(TaskCreationOptions.RunContinuationsAsynchronously), null) ?? Volatile.Read(ref _readMoved)!;
+            TaskCompletionSource moved = Volatile.Read(ref _readMoved) ?? Arm();
             if (ReadEnd >= position)
             {
                 return;
@@ -53,6 +53,14 @@ internal sealed class HostContract(string path, FilterObserver observer, bool fo
 
             await moved.Task.WaitAsync(cancellationToken).ConfigureAwait(false);
         }
+    }
+
+    // Installs a signal for the next Read, or takes the one another waiter installed first. Kept in a local: a Read may
+    // take it out of the field at once, and then it is already complete, which the caller's loop sees.
+    private TaskCompletionSource Arm()
+    {
+        var fresh = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        return Interlocked.CompareExchange(ref _readMoved, fresh, null) ?? fresh;
     }
 
     /// <summary>

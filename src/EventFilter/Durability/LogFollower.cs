@@ -156,7 +156,8 @@ internal sealed class LogFollower
     }
 
     // The log's signal or the poll, whichever comes first. A signal that fails is counted and the poll waited out: a
-    // broken notification channel must cost a poll interval, never a busy loop.
+    // broken notification channel must cost a poll interval, never a busy loop. The loser is cancelled synchronously
+    // and not awaited: each hop through the thread pool here is a hop on every follower's staleness.
     private async Task WaitForAppendAsync(long endPosition, CancellationToken cancellationToken)
     {
         TimeProvider time = _options.TimeProvider;
@@ -168,19 +169,34 @@ internal sealed class LogFollower
 
         using var wake = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         Task polled = Task.Delay(_options.FollowPollInterval, time, wake.Token);
-        Task signalled = WaitForSignalAsync(signal, endPosition, wake.Token);
+        Task<Exception?> signalled = WaitForSignalAsync(signal, endPosition, wake.Token);
         Task first = await Task.WhenAny(signalled, polled).ConfigureAwait(false);
-        if (first == signalled && signalled.Exception?.InnerException is { } error && !cancellationToken.IsCancellationRequested)
+        if (first == signalled && signalled.Result is { } error && !cancellationToken.IsCancellationRequested)
         {
             _observer.LogReadFailed(_options.FilterPath, error);
             await polled.ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
         }
 
-        await wake.CancelAsync().ConfigureAwait(false);
-        await Task.WhenAll(signalled, polled).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+        wake.Cancel();
         cancellationToken.ThrowIfCancellationRequested();
     }
 
-    private static async Task WaitForSignalAsync(IStreamNameLogSignal signal, long endPosition, CancellationToken cancellationToken) =>
-        await signal.WaitForAppendAsync(endPosition, cancellationToken).ConfigureAwait(false);
+    // The signal's failure as a result, never as a faulted task: one that throws after it lost the race to the poll
+    // must not surface later as an unobserved exception.
+    private static async Task<Exception?> WaitForSignalAsync(IStreamNameLogSignal signal, long endPosition, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await signal.WaitForAppendAsync(endPosition, cancellationToken).ConfigureAwait(false);
+            return null;
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            return null; // the poll won, or the filter is stopping
+        }
+        catch (Exception error)
+        {
+            return error;
+        }
+    }
 }

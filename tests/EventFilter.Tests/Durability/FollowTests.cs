@@ -55,6 +55,27 @@ public sealed class FollowTests : IDisposable
         await StopAsync(stop, reading);
     }
 
+    /// <summary>A broken notification channel must cost a poll interval per wake, never a busy loop.</summary>
+    [Fact]
+    public async Task A_signal_that_throws_is_counted_and_the_poll_waited_out()
+    {
+        var time = new SteppedTime();
+        var observer = new RecordingObserver();
+        using var stop = new CancellationTokenSource();
+        using StreamExistenceFilter filter = Open(_b, log: new BrokenSignalLog(_log), time: time, observer: observer, poll: TimeSpan.FromSeconds(1));
+        Task reading = filter.CatchUpAsync(stop.Token);
+        await filter.WhenReady;
+
+        await time.NextWaitAsync(); // the poll, which the failed signal leaves it parked on
+        Poll.Until(() => observer.LogFailures.Count > 0, "the signal's failure to be counted");
+        Assert.Single(observer.LogFailures); // and no more while the clock stands still: no busy loop
+        long end = _log.Append("order-1");
+        time.Advance(TimeSpan.FromSeconds(1));
+        await filter.WaitForReadPositionAsync(end, CancellationToken.None).WaitAsync(Poll.Bound);
+        Assert.True(filter.MightExist("order-1"));
+        await StopAsync(stop, reading);
+    }
+
     /// <summary>A follower that claimed what its own adds reached, as a single-process filter may, would claim the other process's records it never read.</summary>
     [Fact]
     public async Task A_checkpoint_claims_no_more_than_the_follower_has_read()
@@ -160,6 +181,50 @@ public sealed class FollowTests : IDisposable
         await StopAsync(stopB2, followingB2);
     }
 
+    /// <summary>
+    /// A resize while following: the follower keeps the old file current and sends each batch to the new one too, so
+    /// after the swap every record below the read position is in the new file, another process's appends during the
+    /// build included.
+    /// </summary>
+    [Fact]
+    public async Task A_resize_while_following_keeps_every_record_below_the_read_position()
+    {
+        _log.AppendRange(0, 20_000);
+        using (StreamExistenceFilter first = Open(_b))
+        {
+            using var stopFirst = new CancellationTokenSource();
+            Task firstFollowing = first.CatchUpAsync(stopFirst.Token);
+            await first.WhenReady;
+            first.Checkpoint(_log.EndPosition);
+            await StopAsync(stopFirst, firstFollowing);
+        }
+
+        using var stop = new CancellationTokenSource();
+        using StreamExistenceFilter resized = Open(_b, sizeBytes: 4 * 1024 * 1024);
+        Assert.Equal(1024 * 1024, resized.ServingSizeBytes);
+        Task following = resized.CatchUpAsync(stop.Token);
+        int appended = 0;
+        while (resized.ServingSizeBytes != 4 * 1024 * 1024)
+        {
+            _log.Append($"other-{appended++}"); // another process, during the build
+            if (appended % 50 == 0)
+            {
+                AssertBelowPositionFound(resized);
+            }
+
+            await Task.Yield();
+        }
+
+        for (int i = 0; i < 100; i++)
+        {
+            _log.Append($"other-{appended++}");
+        }
+
+        await resized.WaitForReadPositionAsync(_log.EndPosition, CancellationToken.None).WaitAsync(Poll.Bound);
+        AssertBelowPositionFound(resized);
+        await StopAsync(stop, following);
+    }
+
     // A process's appends: to the log, then to its own filter, checkpointing every 1,000 as a host's timer would.
     private void Write(StreamExistenceFilter filter, string process, int from, int to, bool untilReady = false)
     {
@@ -200,13 +265,13 @@ public sealed class FollowTests : IDisposable
         Assert.True(missing == 0, $"{missing} records below read position {position} answered \"definitely not\"");
     }
 
-    private StreamExistenceFilter Open(TempDirectory dir, IStreamNameLog? log = null, TimeProvider? time = null, RecordingObserver? observer = null, TimeSpan? poll = null)
+    private StreamExistenceFilter Open(TempDirectory dir, IStreamNameLog? log = null, TimeProvider? time = null, RecordingObserver? observer = null, TimeSpan? poll = null, long sizeBytes = 1024 * 1024)
     {
         var filter = new StreamExistenceFilter(
             new StreamExistenceFilterOptions
             {
                 DataDirectory = dir.Path,
-                SizeBytes = 1024 * 1024,
+                SizeBytes = sizeBytes,
                 FollowLog = true,
                 FollowPollInterval = poll ?? TimeSpan.FromMilliseconds(100),
                 TimeProvider = time ?? TimeProvider.System,
@@ -224,6 +289,17 @@ public sealed class FollowTests : IDisposable
         {
             await Assert.ThrowsAnyAsync<OperationCanceledException>(() => task.WaitAsync(Poll.Bound));
         }
+    }
+
+    /// <summary>The log with a notification channel that is down: every wait on it throws.</summary>
+    private sealed class BrokenSignalLog(IStreamNameLog log) : IStreamNameLog, IStreamNameLogSignal
+    {
+        public long EndPosition => log.EndPosition;
+
+        public ValueTask ReadAsync(long fromPosition, StreamNameBatch batch, CancellationToken cancellationToken) => log.ReadAsync(fromPosition, batch, cancellationToken);
+
+        public ValueTask WaitForAppendAsync(long endPosition, CancellationToken cancellationToken) =>
+            ValueTask.FromException(new IOException("simulated: the notification connection is down"));
     }
 
     /// <summary>The same log without its append signal: a follower can only poll it.</summary>
