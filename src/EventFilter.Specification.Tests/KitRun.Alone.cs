@@ -34,6 +34,10 @@ internal sealed partial class KitRun
         }
     }
 
+    private bool NoneInFlight => Volatile.Read(ref _inFlight) == 0;
+
+    private void LeaveAppend() => Interlocked.Decrement(ref _inFlight);
+
     private async Task EnterAppendAsync()
     {
         while (true)

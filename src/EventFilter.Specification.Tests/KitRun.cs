@@ -200,7 +200,7 @@ internal sealed partial class KitRun
                 }
                 finally
                 {
-                    Interlocked.Decrement(ref _inFlight);
+                    LeaveAppend();
                 }
 
                 acknowledged.Enqueue(stream);
@@ -208,7 +208,7 @@ internal sealed partial class KitRun
         }))), $"appending {count} streams").ConfigureAwait(false);
 
         // Once no append is in flight, the log's end must cover every acknowledged record (log rule 1).
-        if (Volatile.Read(ref _inFlight) == 0)
+        if (NoneInFlight)
         {
             var mine = new HashSet<string>(acknowledged, StringComparer.Ordinal);
             if (Filter.Adds.Where(a => mine.Contains(a.Stream)).OrderByDescending(a => a.RecordEnd).FirstOrDefault() is { Stream: not null } last)
