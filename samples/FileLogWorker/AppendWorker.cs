@@ -18,10 +18,17 @@ public sealed class AppendWorker(FileStreamLog log, IStreamExistenceFilter filte
         return _appends.Writer.TryWrite((stream, done)) ? done.Task : Task.FromException(new InvalidOperationException("The log is stopping."));
     }
 
-    public override Task StopAsync(CancellationToken cancellationToken)
+    public override async Task StopAsync(CancellationToken cancellationToken)
     {
         _appends.Writer.TryComplete(); // take no more, write what was taken
-        return base.StopAsync(cancellationToken);
+        await base.StopAsync(cancellationToken);
+
+        // A stop that came before ExecuteAsync started leaves it never run (.NET starts it on the thread pool): what it
+        // would have written is refused, never left waiting for ever.
+        while (_appends.Reader.TryRead(out var append))
+        {
+            append.Done.TrySetException(new InvalidOperationException("The log stopped before this append was written."));
+        }
     }
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)

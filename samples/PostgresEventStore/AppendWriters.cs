@@ -22,10 +22,17 @@ public sealed class AppendWriters(GroupCommit commit, int writers = 4) : Backgro
         return _appends.Writer.TryWrite((append, done)) ? done.Task : Task.FromException<AppendResult>(new InvalidOperationException("The event store is stopping."));
     }
 
-    public override Task StopAsync(CancellationToken cancellationToken)
+    public override async Task StopAsync(CancellationToken cancellationToken)
     {
         _appends.Writer.TryComplete(); // take no more, commit what was taken
-        return base.StopAsync(cancellationToken);
+        await base.StopAsync(cancellationToken);
+
+        // A stop that came before ExecuteAsync started leaves it never run (.NET starts it on the thread pool): what the
+        // writers would have committed is refused, never left waiting for ever.
+        while (_appends.Reader.TryRead(out var append))
+        {
+            append.Done.TrySetException(new InvalidOperationException("The event store stopped before this append was committed."));
+        }
     }
 
     protected override Task ExecuteAsync(CancellationToken stoppingToken) =>

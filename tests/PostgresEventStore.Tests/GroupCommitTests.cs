@@ -75,6 +75,40 @@ public sealed class GroupCommitTests(PostgresServer server) : IAsyncLifetime
         Assert.True(_end.Value > again[1].LastPosition, "a commit refreshes the end past its own positions");
     }
 
+    /// <summary>
+    /// Regression: .NET starts ExecuteAsync on the thread pool, and a stop that came before that work started left the
+    /// writers never run and appends already queued waiting for ever.
+    /// </summary>
+    [Fact]
+    public async Task Appends_queued_just_before_a_stop_are_committed_or_refused_whenever_the_stop_comes()
+    {
+        const int Rounds = 50;
+        int committed = 0, refused = 0;
+        for (int round = 0; round < Rounds; round++)
+        {
+            using var writers = new AppendWriters(new GroupCommit(_database, _filter, _end));
+            await writers.StartAsync(CancellationToken.None);
+            Task<AppendResult>[] appends = [.. Enumerable.Range(0, 3).Select(i => writers.AppendAsync(One($"stop-{round}-{i}")))];
+            await writers.StopAsync(CancellationToken.None);
+
+            foreach (Task<AppendResult> append in appends)
+            {
+                try
+                {
+                    Assert.True((await append.WaitAsync(Poll.Bound)).Appended); // bounded only to turn a hang into a failure
+                    committed++;
+                }
+                catch (InvalidOperationException stopped)
+                {
+                    Assert.Equal("The event store stopped before this append was committed.", stopped.Message);
+                    refused++;
+                }
+            }
+        }
+
+        Assert.Equal(Rounds * 3, committed + refused);
+    }
+
     private static Append One(string stream, long expectedVersion = Append.NoStream) => new(stream, expectedVersion, [new EventData("Appended", "{}")]);
 
     private async Task ExecuteAsync(string sql)

@@ -44,7 +44,7 @@ public sealed class PostgresServer : IAsyncLifetime
             : "";
         if (_bin.Length == 0)
         {
-            throw new InvalidOperationException("PostgreSQL's server binaries are missing (no /usr/lib/postgresql/*/bin/initdb): apt-get install postgresql");
+            throw new InvalidOperationException("PostgreSQL's server binaries are missing (no /usr/lib/postgresql/*/bin/initdb): run .ci/test-tools, or apt-get install postgresql");
         }
 
         // Under /tmp whatever TMPDIR says: the postgres user must reach it, and a socket's path must stay short.
