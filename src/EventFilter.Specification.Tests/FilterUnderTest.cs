@@ -15,6 +15,7 @@ internal sealed class FilterUnderTest(ConcurrentQueue<(string Stream, long Recor
     private readonly ReaderWriterLockSlim _swap = new(LockRecursionPolicy.SupportsRecursion);
     private StreamExistenceFilter? _filter;
     private volatile bool _crashed;
+    private volatile AddHold? _hold;
 
     /// <summary>Each add the host made in this test, across restarts: the stream and the record end it gave.</summary>
     public ConcurrentQueue<(string Stream, long RecordEnd)> Adds => adds;
@@ -47,6 +48,9 @@ internal sealed class FilterUnderTest(ConcurrentQueue<(string Stream, long Recor
             _swap.ExitWriteLock();
         }
     }
+
+    /// <summary>Holds the host's next add of <paramref name="stream"/> inside <c>Add</c> until the returned hold is released.</summary>
+    public AddHold HoldAddOf(string stream) => _hold = new AddHold(stream);
 
     /// <summary>From now on, nothing the host calls reaches the filter.</summary>
     public void Crash() => _crashed = true;
@@ -84,6 +88,12 @@ internal sealed class FilterUnderTest(ConcurrentQueue<(string Stream, long Recor
 
     private void Add(string stream, long recordEnd)
     {
+        if (_hold is { } hold && hold.Stream == stream)
+        {
+            _hold = null;
+            hold.Hold(recordEnd); // outside the swap lock: a resize must not wait for the kit's release
+        }
+
         if (_crashed)
         {
             return;

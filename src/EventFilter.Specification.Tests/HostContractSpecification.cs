@@ -86,6 +86,20 @@ public abstract class HostContractSpecification : IDisposable
         await ReopenAndFindAsync(streams, "after checkpoints taken while appending and a crash");
     }
 
+    /// <summary>
+    /// Log rule 1 and rule 3: while one append is held inside its add (before its commit, for a host that adds first),
+    /// later appends must not take the log's end past it with their adds returned: an end at the highest committed
+    /// position, or adds after the commit that overtake each other, would let a checkpoint claim the held name too early.
+    /// </summary>
+    [Fact]
+    public async Task An_append_held_in_its_add_is_not_passed_by_the_end()
+    {
+        KitRun run = await StartAsync(SmallSize);
+        await HeldAppendCheck.RunAsync(run, Appenders, AppendsPerStep);
+        await run.StopAsync();
+        await HostAssert.CleanAsync(run);
+    }
+
     /// <summary>Rule 2: a resize while appends run, raced by an add whose record is not yet durable to the filter when the new file is published, loses nothing.</summary>
     [Fact]
     public async Task A_resize_while_appending_loses_no_stream()

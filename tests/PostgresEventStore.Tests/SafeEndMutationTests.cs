@@ -38,8 +38,26 @@ public sealed class SafeEndMutationTests(PostgresServer server, ITestOutputHelpe
         Assert.Contains("Rule 3 (checkpoint only what the adds reached)", failure.Message, StringComparison.Ordinal);
     }
 
-    private static Task RunAsync(GatedSpecification specification) =>
-        ((Func<Task>)Delegate.CreateDelegate(typeof(Func<Task>), specification, Test))();
+    /// <summary>The kit alone, with nothing of this project's: its held-append test names the wrong end.</summary>
+    [Fact]
+    public async Task The_kit_by_itself_fails_an_end_at_the_highest_committed_position_naming_log_rule_1()
+    {
+        using var specification = new EndSpecification(server, database => new MaxPositionEnd(database));
+        XunitException failure = await Assert.ThrowsAnyAsync<XunitException>(() => RunAsync(specification, nameof(HostContractSpecification.An_append_held_in_its_add_is_not_passed_by_the_end)));
+
+        output.WriteLine(failure.Message);
+        Assert.StartsWith("Log rule 1 (EndPosition is honest): EndPosition (", failure.Message, StringComparison.Ordinal);
+        Assert.Contains("while its append was still in flight", failure.Message, StringComparison.Ordinal);
+    }
+
+    private static Task RunAsync(HostContractSpecification specification, string test = Test) =>
+        ((Func<Task>)Delegate.CreateDelegate(typeof(Func<Task>), specification, test))();
+
+    // Internal, so xunit does not run the kit's facts for it.
+    private sealed class EndSpecification(PostgresServer server, Func<NpgsqlDataSource, CommittedEnd> newEnd) : StoreSpecificationBase(server)
+    {
+        protected override CommittedEnd NewEnd(NpgsqlDataSource database) => newEnd(database);
+    }
 
     // Internal, so xunit does not run the kit's facts for it: only the one test above, through a delegate.
     private sealed class GatedSpecification(PostgresServer server, Func<NpgsqlDataSource, CommittedEnd> newEnd) : StoreSpecificationBase(server)
