@@ -225,8 +225,9 @@ internal sealed class CatchUp
         return done;
     }
 
-    // The log has no signal for "durable end moved", so poll: the host's next fsync is a few milliseconds away, and
-    // the back-off keeps a host whose writer has stopped (it needs a restart) from costing more than an idle poll.
+    // Waiting for records an add sent elsewhere to become durable: poll (the log's append signal is the follower's; a
+    // catch-up waits here only for a resize's or rebuild's last records): the host's next fsync is a few milliseconds
+    // away, and the back-off keeps a host whose writer has stopped (it needs a restart) from costing more than an idle poll.
     private Task WaitForLogAsync(long waits, CancellationToken cancellationToken) =>
         Task.Delay(TimeSpan.FromMilliseconds(Math.Min(waits, 50)), _options.TimeProvider, cancellationToken);
 

@@ -3,7 +3,7 @@ namespace EventFilter.Durability;
 /// <summary>
 /// How a reader of the log (a catch-up or the follower) treats a log that breaks its rules or throws (docs/design.md,
 /// "The log's rules"): it waits and retries with a growing back-off (1 ms doubling to 1 s), and once the same fault
-/// has lasted <see cref="Patience"/> it reports it to the observer, once, and goes on retrying. A transient fault (a
+/// has lasted <c>patience</c> it reports it to the observer, once, and goes on retrying. A transient fault (a
 /// read that comes back short once, a dropped connection) thus costs a millisecond and no report; a broken log is
 /// named within seconds, and the reader never moves past what it read meanwhile. A read past the end is reported at
 /// once: no log that keeps its rules ever does it, even for a moment. When a reported fault ends, the observer hears
@@ -24,11 +24,8 @@ internal sealed class LogWatch(string path, FilterObserver observer, TimeProvide
     private bool _reported;
     private bool _reportedSinceProgress;
 
-    /// <summary>How long one fault may last before it is reported.</summary>
-    public TimeSpan Patience => patience;
-
     /// <summary>
-    /// The log looks broken in this way now: reports it if it has looked so for <see cref="Patience"/> (at once for
+    /// The log looks broken in this way now: reports it if it has looked so for <c>patience</c> (at once for
     /// <see cref="LogContractViolation.ReadPastEnd"/>), then waits one step of the back-off before the caller looks again.
     /// </summary>
     public Task SuspectAsync(LogContractViolation violation, string detail, CancellationToken cancellationToken)
@@ -45,7 +42,7 @@ internal sealed class LogWatch(string path, FilterObserver observer, TimeProvide
 
     /// <summary>
     /// A call to the log (<c>ReadAsync</c> or <c>EndPosition</c>) threw: counts it, reports the episode once it has
-    /// lasted <see cref="Patience"/>, then waits one step of the back-off.
+    /// lasted <c>patience</c>, then waits one step of the back-off.
     /// </summary>
     public Task FailedAsync(Exception error, CancellationToken cancellationToken)
     {
