@@ -1,48 +1,57 @@
 using System.Text;
-using EventFilter;
-using Microsoft.Extensions.Logging.Abstractions;
+using EventFilter.PostgreSql.End;
+using EventFilter.PostgreSql.Table;
 using Microsoft.Extensions.Time.Testing;
 using Npgsql;
 
-namespace PostgresEventStore.Tests;
+namespace EventFilter.PostgreSql.Tests;
 
 /// <summary>
 /// The safe end over a real database, with transactions this test holds open: it stays below an in-flight position
-/// however many later ones commit, passes a rolled-back one, and a read of a range with no rows left below the end
-/// moves to the end.
+/// however many later ones commit, passes a rolled-back one, says how long it has been held, and a read of a range
+/// with no rows left below the end moves to the end.
 /// </summary>
 [Collection(PostgresCollection.Name)]
-public sealed class HighWaterMarkTests(PostgresServer server) : IAsyncLifetime
+public sealed class SafeEndTests(PostgresServer server) : IAsyncLifetime
 {
+    private readonly FakeTimeProvider _time = new();
     private NpgsqlDataSource _database = null!;
+    private EventsTable _table = null!;
+    private SafeEnd _end = null!;
 
-    public async Task InitializeAsync() => _database = await server.CreateDatabaseAsync();
+    public async Task InitializeAsync()
+    {
+        _database = await server.CreateDatabaseAsync();
+        _table = new EventsTable(new PostgreSqlStreamLogOptions()) { Sequence = "public.events_global_position_seq" };
+        _end = new SafeEnd(_database, new HighWaterMark(_table), _time);
+    }
 
     public async Task DisposeAsync() => await _database.DisposeAsync();
 
     [Fact]
-    public async Task The_end_stays_below_a_transaction_in_flight_until_it_ends()
+    public async Task The_end_stays_below_a_transaction_in_flight_until_it_ends_and_says_for_how_long()
     {
-        var end = new HighWaterMark(_database);
         await using Writer held = await Writer.InsertAsync(_database, "held");
         await using (Writer later = await Writer.InsertAsync(_database, "later"))
         {
             await later.CommitAsync();
-            await end.RefreshAsync();
-            await end.RefreshAsync();
+            await ReadTwiceAsync();
         }
 
-        Assert.True(end.Value <= held.Position, $"the end {end.Value} passed the position {held.Position} still in flight");
+        Assert.True(_end.Value <= held.Position, $"the end {_end.Value} passed the position {held.Position} still in flight");
+        Assert.Equal(held.Position + 1, _end.Allocated);
+        _time.Advance(TimeSpan.FromSeconds(7));
+        Assert.Equal(TimeSpan.FromSeconds(7), _end.HeldFor);
+
         await held.CommitAsync();
-        await end.RefreshAsync();
-        await end.RefreshAsync();
-        Assert.Equal(held.Position + 2, end.Value); // both settled: just past "later"
+        await _end.RefreshAsync(); // nothing older runs now: one reading settles
+        Assert.Equal(held.Position + 2, _end.Value); // both settled: just past "later"
+        Assert.Equal(TimeSpan.Zero, _end.HeldFor);
     }
 
     [Fact]
     public async Task A_rolled_back_position_is_a_gap_the_end_passes_and_a_read_skips()
     {
-        var end = new HighWaterMark(_database);
         long kept;
         await using (Writer first = await Writer.InsertAsync(_database, "kept"))
         {
@@ -55,41 +64,41 @@ public sealed class HighWaterMarkTests(PostgresServer server) : IAsyncLifetime
             // disposed without a commit: rolled back, its position never commits
         }
 
-        await end.RefreshAsync();
-        await end.RefreshAsync();
-        Assert.Equal(kept + 2, end.Value);
+        await ReadTwiceAsync();
+        Assert.Equal(kept + 2, _end.Value);
 
-        var log = new PostgresStreamLog(_database, end);
+        var log = new PostgreSqlStreamLog(_database, _table, _end);
         var batch = new StreamNameBatch(maxRecords: 16);
         await log.ReadAsync(0, batch, CancellationToken.None);
         Assert.Equal("kept", Encoding.UTF8.GetString(batch.Names));
-        Assert.Equal(end.Value, batch.NextPosition); // no row left below the end: the read moves to it
+        Assert.Equal(_end.Value, batch.NextPosition); // no row left below the end: the read moves to it
     }
 
     [Fact]
-    public async Task The_poller_moves_the_end_when_its_clock_says_so()
+    public async Task A_wait_for_the_end_to_pass_a_position_completes_when_a_reading_moves_it_there()
     {
-        var end = new HighWaterMark(_database);
-        var time = new FakeTimeProvider();
-        using var poller = new EndPoller(end, time, NullLogger<EndPoller>.Instance, TimeSpan.FromSeconds(1));
-        await poller.StartAsync(CancellationToken.None);
-        await using (Writer other = await Writer.InsertAsync(_database, "another-process"))
-        {
-            await other.CommitAsync();
-            Assert.True(end.Value <= other.Position);
+        await ReadTwiceAsync();
+        long before = _end.Value;
+        ValueTask waiting = _end.WhenPastAsync(before, CancellationToken.None);
+        Assert.False(waiting.IsCompleted);
 
-            // A tick that lands while the previous one still reads is lost, so tick until the end moves.
-            await Poll.UntilAsync(() =>
-            {
-                time.Advance(TimeSpan.FromSeconds(1));
-                return end.Value > other.Position;
-            }, "the poller's readings to cover another writer's commit");
+        await using (Writer writer = await Writer.InsertAsync(_database, "new"))
+        {
+            await writer.CommitAsync();
         }
 
-        await poller.StopAsync(CancellationToken.None);
+        await _end.RefreshAsync();
+        await waiting.AsTask().WaitAsync(Poll.Bound);
+        Assert.True(_end.Value > before);
     }
 
-    // A transaction of another writer, taking its id first as the store's do, then one position.
+    private async Task ReadTwiceAsync()
+    {
+        await _end.RefreshAsync();
+        await _end.RefreshAsync();
+    }
+
+    // A transaction of another writer, taking its id first as the appender does, then one position.
     private sealed class Writer : IAsyncDisposable
     {
         private readonly NpgsqlConnection _connection;

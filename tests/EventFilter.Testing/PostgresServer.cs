@@ -1,13 +1,15 @@
 using System.Diagnostics;
 using System.Text;
 using Npgsql;
+using Xunit;
 
-namespace PostgresEventStore.Tests;
+namespace EventFilter.Testing;
 
 /// <summary>
 /// A real PostgreSQL for the tests, from Debian's server binaries: a cluster initialised in a temporary directory, run
 /// as the postgres user (the tests run as root in CI, and postgres refuses root), listening only on a Unix socket in
-/// that directory. Stopped (immediate) and deleted at the end. Each test takes a database of its own.
+/// that directory. Stopped (immediate) and deleted at the end. Each test takes a database of its own, with the
+/// sample's events table (samples/PostgresEventStore/schema.sql). A test project shares one through a collection.
 /// </summary>
 public sealed class PostgresServer : IAsyncLifetime
 {
@@ -21,8 +23,11 @@ public sealed class PostgresServer : IAsyncLifetime
 
     public string ConnectionString(string database) => $"Host={_directory};Username=postgres;Database={database}";
 
-    /// <summary>A new, empty database with the events table, as the store creates it.</summary>
-    public async Task<NpgsqlDataSource> CreateDatabaseAsync()
+    /// <summary>The sample's events table, as a user creates it.</summary>
+    public static string EventsTable { get; } = File.ReadAllText(Path.Combine(RepositoryFiles.Root, "samples", "PostgresEventStore", "schema.sql"));
+
+    /// <summary>A new database with the events table; <paramref name="withTable"/> false leaves it empty.</summary>
+    public async Task<NpgsqlDataSource> CreateDatabaseAsync(bool withTable = true)
     {
         string name = $"test_{Interlocked.Increment(ref _databases)}";
         await using (var admin = new NpgsqlConnection(ConnectionString("postgres")))
@@ -33,7 +38,12 @@ public sealed class PostgresServer : IAsyncLifetime
         }
 
         NpgsqlDataSource database = NpgsqlDataSource.Create(ConnectionString(name));
-        await EventsTable.CreateAsync(database);
+        if (withTable)
+        {
+            await using NpgsqlCommand create = database.CreateCommand(EventsTable);
+            await create.ExecuteNonQueryAsync();
+        }
+
         return database;
     }
 

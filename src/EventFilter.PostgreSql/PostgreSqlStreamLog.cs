@@ -1,29 +1,23 @@
 using System.Text;
-using EventFilter;
 using EventFilter.Hosting;
+using EventFilter.PostgreSql.End;
+using EventFilter.PostgreSql.Table;
 using Npgsql;
 
-namespace PostgresEventStore;
+namespace EventFilter.PostgreSql;
 
 /// <summary>
-/// The events table as the filter reads it: records up to the safe end (<see cref="CommittedEnd"/>), in position
-/// order. The same end is the hosted filter's checkpoint position: the host adds each record before its transaction
-/// commits, so every record below the end has been added (docs/design.md, "Host contract", rule 3).
+/// The events table as the filter reads it: rows below the safe end, in position order, a record ending at its
+/// position + 1. The same end is the checkpoint position (every add of a row below it returned before its transaction
+/// committed), and the filter following the table wakes when the end moves.
 /// </summary>
-public sealed class PostgresStreamLog(NpgsqlDataSource database, CommittedEnd end) : IStreamNameLog, ICheckpointPositionSource
+internal sealed class PostgreSqlStreamLog(NpgsqlDataSource database, EventsTable table, SafeEnd end) : IStreamNameLog, ICheckpointPositionSource, IStreamNameLogSignal
 {
-    private const string Read = """
-        select global_position, stream_id from events
-        where global_position >= $1 and global_position < $2
-        order by global_position
-        limit $3
-        """;
-
-    /// <summary>The safe end, as last refreshed.</summary>
     public long EndPosition => end.Value;
 
-    /// <summary>The safe end too: every add of a record below it has returned.</summary>
     public long SafeCheckpointPosition => end.Value;
+
+    public ValueTask WaitForAppendAsync(long endPosition, CancellationToken cancellationToken) => end.WhenPastAsync(endPosition, cancellationToken);
 
     public async ValueTask ReadAsync(long fromPosition, StreamNameBatch batch, CancellationToken cancellationToken)
     {
@@ -35,14 +29,14 @@ public sealed class PostgresStreamLog(NpgsqlDataSource database, CommittedEnd en
             return;
         }
 
-        await using NpgsqlCommand command = database.CreateCommand(Read);
+        await using NpgsqlCommand command = database.CreateCommand(table.ReadRange);
         command.Parameters.Add(new NpgsqlParameter<long> { TypedValue = fromPosition });
         command.Parameters.Add(new NpgsqlParameter<long> { TypedValue = safeEnd });
         command.Parameters.Add(new NpgsqlParameter<int> { TypedValue = limit });
-        await using NpgsqlDataReader rows = await command.ExecuteReaderAsync(cancellationToken);
+        await using NpgsqlDataReader rows = await command.ExecuteReaderAsync(cancellationToken).ConfigureAwait(false);
         byte[] name = new byte[256];
         int read = 0;
-        while (await rows.ReadAsync(cancellationToken))
+        while (await rows.ReadAsync(cancellationToken).ConfigureAwait(false))
         {
             read++;
             string stream = rows.GetString(1);
@@ -53,7 +47,7 @@ public sealed class PostgresStreamLog(NpgsqlDataSource database, CommittedEnd en
 
             if (!batch.TryAdd(name.AsSpan(0, Encoding.UTF8.GetBytes(stream, name))))
             {
-                return; // the names' bytes are full: this row is read again next time
+                return; // the batch's bytes are full: this row is read again next time
             }
 
             batch.NextPosition = rows.GetInt64(0) + 1; // the record's end: what its add was given
