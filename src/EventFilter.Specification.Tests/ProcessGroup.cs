@@ -68,13 +68,16 @@ internal sealed class ProcessGroup
     }
 
     /// <summary>
-    /// Checkpoints every running filter at its log's end, over and over, until <paramref name="work"/> is done: what each
-    /// process's hosting package does on its timer. A following filter claims no more than it has read.
+    /// Checkpoints every running filter at its log's end, over and over, until <paramref name="work"/> is done, and once
+    /// more after: what each process's hosting package does on its timer. A following filter claims no more than it has
+    /// read. <paramref name="work"/> must end by itself (each of its waits bounded by <see cref="KitRun.Patience"/>).
     /// </summary>
     public async Task CheckpointWhileAsync(Task work)
     {
-        while (!work.IsCompleted)
+        bool done;
+        do
         {
+            done = work.IsCompleted;
             await _lives.WaitAsync().ConfigureAwait(false);
             try
             {
@@ -90,6 +93,7 @@ internal sealed class ProcessGroup
 
             await Task.Yield();
         }
+        while (!done);
 
         await work.ConfigureAwait(false);
     }
