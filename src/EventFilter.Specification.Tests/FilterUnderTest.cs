@@ -17,6 +17,10 @@ internal sealed class FilterUnderTest(ConcurrentQueue<(string Stream, long Recor
     private volatile bool _crashed;
     private volatile AddHold? _hold;
 
+    // One waiter for WhenMoreAdds: the count the adds must reach (written before the signal is published), and the signal.
+    private int _addsAwaited;
+    private TaskCompletionSource? _addsReached;
+
     /// <summary>Each add the host made in this test, across restarts: the stream and the record end it gave.</summary>
     public ConcurrentQueue<(string Stream, long RecordEnd)> Adds => adds;
 
@@ -51,6 +55,15 @@ internal sealed class FilterUnderTest(ConcurrentQueue<(string Stream, long Recor
 
     /// <summary>Holds the host's next add of <paramref name="stream"/> inside <c>Add</c> until the returned hold is released.</summary>
     public AddHold HoldAddOf(string stream) => _hold = new AddHold(stream);
+
+    /// <summary>Completes once the host has made <paramref name="more"/> adds after this call: a point part-way through a load.</summary>
+    public Task WhenMoreAdds(int more)
+    {
+        var reached = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Volatile.Write(ref _addsAwaited, Adds.Count + more);
+        Volatile.Write(ref _addsReached, reached);
+        return reached.Task;
+    }
 
     /// <summary>From now on, nothing the host calls reaches the filter.</summary>
     public void Crash() => _crashed = true;
@@ -100,6 +113,11 @@ internal sealed class FilterUnderTest(ConcurrentQueue<(string Stream, long Recor
         }
 
         Adds.Enqueue((stream, recordEnd));
+        if (Volatile.Read(ref _addsReached) is { } reached && Adds.Count >= Volatile.Read(ref _addsAwaited))
+        {
+            reached.TrySetResult();
+        }
+
         _swap.EnterReadLock();
         try
         {

@@ -5,9 +5,10 @@ namespace EventFilter.Specification;
 /// invisible to the filter (its end stops at the hold, reads stop there), exactly as if their fsync had not returned
 /// yet. That is the race a resize must survive: an add that came before the new file was published, whose record
 /// becomes durable only after the new file's catch-up has read the log's end. It also watches the end for log rule 1:
-/// an end that goes back with no truncation the host told the filter of.
+/// an end that goes back with no truncation the host told the filter of. A following filter wakes on the host log's
+/// own signal, if it has one, as it would without the kit between them.
 /// </summary>
-internal sealed class HeldLog(IStreamNameLog log) : IStreamNameLog
+internal sealed class HeldLog(IStreamNameLog log) : IStreamNameLog, IStreamNameLogSignal
 {
     private readonly Lock _watch = new();
     private long _heldAt = long.MaxValue;
@@ -96,6 +97,15 @@ internal sealed class HeldLog(IStreamNameLog log) : IStreamNameLog
 
         batch.NextPosition = position;
     }
+
+    /// <summary>
+    /// The host log's signal while nothing is held. While held, or for a log without one, it never fires (until
+    /// cancelled) and the follower's poll wakes it: a signal of records the hold hides would wake it over and over.
+    /// </summary>
+    public ValueTask WaitForAppendAsync(long endPosition, CancellationToken cancellationToken) =>
+        log is IStreamNameLogSignal signal && Volatile.Read(ref _heldAt) == long.MaxValue
+            ? signal.WaitForAppendAsync(endPosition, cancellationToken)
+            : new ValueTask(Task.Delay(Timeout.InfiniteTimeSpan, cancellationToken));
 
     private void Watch(long end)
     {

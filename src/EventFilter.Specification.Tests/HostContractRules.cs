@@ -14,6 +14,7 @@ internal static class HostContractRules
     public const string LogEnd = "Log rule 1 (EndPosition is honest)";
     public const string LogReads = "Log rule 2 (ReadAsync returns every record)";
     public const string LogPositions = "Log rule 3 (positions increase, within EndPosition)";
+    public const string Processes = "Several processes (each process's filter, following the log, holds every record below its read position)";
 
     public static string Of(HostContractViolation violation) => violation switch
     {

@@ -9,11 +9,12 @@ namespace EventFilter.Specification;
 /// your test project, start your host in <see cref="StartHostAsync"/> (over your log, adding to the filter it is
 /// given), cut your stopped log in <see cref="CutLogAsync"/>, and every test below runs against your host: concurrent
 /// appends, checkpoints while appending, a resize and an online rebuild racing an append whose record is not yet
-/// durable to the filter, a cut log, a reopen after an unclean stop and a clean stop. A failure names the rule broken.
+/// durable to the filter, a cut log, a reopen after an unclean stop and a clean stop; and, if your host runs as several
+/// processes over one log (<see cref="Processes"/>), several of them appending together. A failure names the rule broken.
 /// The kit plays the hosting package's part: it opens the filter after your host starts, catches it up, checkpoints
 /// it at your log's durable end and closes it after your host stops.
 /// </summary>
-public abstract class HostContractSpecification : IDisposable
+public abstract partial class HostContractSpecification : IDisposable
 {
     private const long SmallSize = 256 * 1024;
     private const long LargeSize = 1024 * 1024;
@@ -204,6 +205,7 @@ public abstract class HostContractSpecification : IDisposable
     protected virtual void Dispose(bool disposing)
     {
         _run?.Abandon();
+        _processes?.Abandon();
         try
         {
             Directory.Delete(_root, recursive: true);

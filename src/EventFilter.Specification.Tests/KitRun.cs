@@ -11,12 +11,16 @@ internal sealed partial class KitRun
 {
     public static readonly TimeSpan Patience = TimeSpan.FromMinutes(2);
 
+    /// <summary>How often a following filter polls the log's end: short, so that a process learns the others' streams soon.</summary>
+    public static readonly TimeSpan FollowPoll = TimeSpan.FromMilliseconds(10);
+
     private readonly string _filterDirectory;
+    private readonly bool _follow;
 
     private CancellationTokenSource _stopping = new();
     private StreamExistenceFilter _inner;
 
-    private KitRun(IHostUnderTest host, FilterUnderTest filter, HeldLog log, KitObserver observer, string filterDirectory, StreamExistenceFilter inner, TimeProvider time)
+    private KitRun(IHostUnderTest host, FilterUnderTest filter, HeldLog log, KitObserver observer, string filterDirectory, bool follow, StreamExistenceFilter inner, TimeProvider time)
     {
         Time = time;
         Host = host;
@@ -24,6 +28,7 @@ internal sealed partial class KitRun
         Log = log;
         Observer = observer;
         _filterDirectory = filterDirectory;
+        _follow = follow;
         _inner = inner;
     }
 
@@ -51,11 +56,12 @@ internal sealed partial class KitRun
 
     /// <summary>
     /// Starts the host, then opens the filter over its log (the filter reads the log's end as it opens) and puts it
-    /// behind the host's calls; with <paramref name="catchUp"/>, runs the catch-up and waits until ready.
+    /// behind the host's calls; with <paramref name="catchUp"/>, runs the catch-up and waits until ready. With
+    /// <paramref name="follow"/>, the filter follows the log as one process among several over it does.
     /// </summary>
     public static async Task<KitRun> StartAsync(
         Func<string, IStreamExistenceFilter, Task<IHostUnderTest>> startHost, string hostDirectory, string filterDirectory, long sizeBytes,
-        ConcurrentQueue<(string Stream, long RecordEnd)> adds, TimeProvider time, bool catchUp = true)
+        ConcurrentQueue<(string Stream, long RecordEnd)> adds, TimeProvider time, bool catchUp = true, bool follow = false)
     {
         var filter = new FilterUnderTest(adds);
         IHostUnderTest host;
@@ -71,9 +77,9 @@ internal sealed partial class KitRun
         var log = new HeldLog(host.Log);
         filter.Truncated = log.Truncated;
         var observer = new KitObserver();
-        StreamExistenceFilter inner = OpenFilter(Options(filterDirectory, sizeBytes, time), log, observer);
+        StreamExistenceFilter inner = OpenFilter(Options(filterDirectory, sizeBytes, time, follow), log, observer);
         filter.Attach(inner);
-        var run = new KitRun(host, filter, log, observer, filterDirectory, inner, time);
+        var run = new KitRun(host, filter, log, observer, filterDirectory, follow, inner, time);
         if (catchUp)
         {
             run.StartCatchUp();
@@ -168,7 +174,7 @@ internal sealed partial class KitRun
             throw await LogFailureAsync().ConfigureAwait(false);
         }
 
-        throw new XunitException($"{what} did not finish within {Patience.TotalMinutes:F0} minutes: the filter is {Inner.State}, the log's EndPosition is {Host.Log.EndPosition}. Neither the filter nor the kit saw a broken rule; look for a host or log that stopped answering.");
+        throw new XunitException($"{what} did not finish within {Patience.TotalMinutes:F0} minutes: the filter is {Inner.State} (read position {Inner.ReadPosition}), the log's EndPosition is {Host.Log.EndPosition}. Neither the filter nor the kit saw a broken rule; look for a host or log that stopped answering.");
     }
 
     /// <summary>The log rule the filter reported broken, named as exactly as a read of the whole log can.</summary>
@@ -247,8 +253,8 @@ internal sealed partial class KitRun
         return filter;
     }
 
-    private StreamExistenceFilterOptions Options(long sizeBytes) => Options(_filterDirectory, sizeBytes, Time);
+    private StreamExistenceFilterOptions Options(long sizeBytes) => Options(_filterDirectory, sizeBytes, Time, _follow);
 
-    private static StreamExistenceFilterOptions Options(string directory, long sizeBytes, TimeProvider time) =>
-        new() { DataDirectory = directory, SizeBytes = sizeBytes, CatchUpCheckpointRecords = 64, TimeProvider = time };
+    private static StreamExistenceFilterOptions Options(string directory, long sizeBytes, TimeProvider time, bool follow) =>
+        new() { DataDirectory = directory, SizeBytes = sizeBytes, CatchUpCheckpointRecords = 64, TimeProvider = time, FollowLog = follow, FollowPollInterval = FollowPoll };
 }

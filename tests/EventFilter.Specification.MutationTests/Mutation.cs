@@ -46,4 +46,16 @@ public enum Mutation
 
     /// <summary>Log rule 3: a read that reaches the end sets NextPosition one past it.</summary>
     ReadsPastTheEnd,
+
+    /// <summary>
+    /// Log rule 2, with several processes: each process's log reads back only the records that process appended (as
+    /// from a write-ahead log of its own), so its filter never learns the others' streams. Alone, it reads them all.
+    /// </summary>
+    ReadsOnlyItsOwnRecords,
+
+    /// <summary>
+    /// Log rule 1, with several processes: each process's EndPosition is cached and refreshed only at start and after
+    /// its own commits (a database log's cached end without its timer), so it never covers the others' later records.
+    /// </summary>
+    EndCoversOnlyItsOwnAppends,
 }

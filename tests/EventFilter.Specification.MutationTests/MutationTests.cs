@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Reflection;
 using Xunit.Abstractions;
 using Xunit.Sdk;
 
@@ -28,6 +29,8 @@ public sealed class MutationTests(ITestOutputHelper output)
         { Mutation.EndAheadOfTheRecords, nameof(HostContractSpecification.Concurrent_appends_add_every_record_with_its_end), "Log rule 1 (EndPosition is honest)" },
         { Mutation.EndGoesBack, nameof(HostContractSpecification.Checkpoints_while_appending_claim_only_what_the_adds_reached), "Log rule 1 (EndPosition is honest)" },
         { Mutation.ReadsPastTheEnd, nameof(HostContractSpecification.Concurrent_appends_add_every_record_with_its_end), "Log rule 3 (positions increase, within EndPosition)" },
+        { Mutation.ReadsOnlyItsOwnRecords, nameof(HostContractSpecification.Several_processes_over_one_log_learn_each_others_streams), "Log rule 2 (ReadAsync returns every record)" },
+        { Mutation.EndCoversOnlyItsOwnAppends, nameof(HostContractSpecification.Several_processes_over_one_log_learn_each_others_streams), "Log rule 1 (EndPosition is honest)" },
     };
 
     [Theory]
@@ -45,5 +48,32 @@ public sealed class MutationTests(ITestOutputHelper output)
 
         // A broken host or log is named within seconds, never after the kit's two-minute patience runs out.
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(30), $"the failure took {clock.Elapsed.TotalSeconds:F1} s");
+    }
+
+    /// <summary>Each mutant that breaks a log rule only across processes, with every test of the kit but the multi-process one.</summary>
+    public static TheoryData<Mutation, string> SingleProcessCases()
+    {
+        var cases = new TheoryData<Mutation, string>();
+        foreach (Mutation mutation in new[] { Mutation.ReadsOnlyItsOwnRecords, Mutation.EndCoversOnlyItsOwnAppends })
+        {
+            foreach (MethodInfo test in typeof(HostContractSpecification).GetMethods().Where(m => m.GetCustomAttribute<FactAttribute>() is not null))
+            {
+                if (test.Name != nameof(HostContractSpecification.Several_processes_over_one_log_learn_each_others_streams))
+                {
+                    cases.Add(mutation, test.Name);
+                }
+            }
+        }
+
+        return cases;
+    }
+
+    /// <summary>Alone, a process of these mutants sees exactly the log: only the multi-process scenario can catch them.</summary>
+    [Theory]
+    [MemberData(nameof(SingleProcessCases))]
+    public async Task A_mutant_broken_only_across_processes_passes_each_single_process_test(Mutation mutation, string test)
+    {
+        using var specification = new MutantSpecification(mutation);
+        await ((Func<Task>)Delegate.CreateDelegate(typeof(Func<Task>), specification, test))();
     }
 }
