@@ -11,6 +11,9 @@ namespace PostgresEventStore.Tests;
 public abstract class StoreSpecificationBase(PostgresServer server) : HostContractSpecification
 {
     private readonly List<StoreUnderTest> _stores = [];
+
+    /// <summary>Three processes over one table: the kit's multi-process scenario runs for the sample too.</summary>
+    protected override int Processes => 3;
     private NpgsqlDataSource? _database;
 
     /// <summary>Changes the package's services: a broken end in place of the safe one, say.</summary>
