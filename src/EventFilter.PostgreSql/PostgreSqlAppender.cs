@@ -8,7 +8,7 @@ namespace EventFilter.PostgreSql;
 /// <summary>
 /// Runs appending transactions over the events table the way the safe end and the filter need them: the transaction
 /// takes its id before any position, the code adds each row to the filter before the commit, and after the commit the
-/// end is read and the other processes are notified. A unique violation (23505: the filter had not yet heard of a
+/// processes over the table are notified (their listeners read the end; without notifications, this process reads it). A unique violation (23505: the filter had not yet heard of a
 /// stream another process created, so its lookup was skipped) rolls the attempt back and runs the code again with
 /// every stream answered "maybe". Registered by <c>AddPostgreSqlStreamLog</c>.
 /// </summary>
@@ -84,10 +84,11 @@ public sealed class PostgreSqlAppender
                 await transaction.CommitAsync(cancellationToken).ConfigureAwait(false);
             }
 
-            // Committed: whatever happens now, the append stands. Tell the other processes and move our own end together
-            // (whether or not the code inserted: the transaction's id held the end while it ran).
+            // Committed: whatever happens now, the append stands (whether or not the code inserted, the transaction's id
+            // held the end while it ran). With notifications, every process's listener reads the end, this one's too;
+            // without, this process reads it here and the others at their poll.
             scope = null;
-            await Task.WhenAll(NotifyAsync(connection), _end.TryReadAsync(CancellationToken.None)).ConfigureAwait(false);
+            await (_table.Channel.Length > 0 ? NotifyAsync(connection) : _end.TryReadAsync(CancellationToken.None)).ConfigureAwait(false);
             return result;
         }
         finally
@@ -102,11 +103,6 @@ public sealed class PostgreSqlAppender
 
     private async Task NotifyAsync(NpgsqlConnection connection)
     {
-        if (_table.Channel.Length == 0)
-        {
-            return;
-        }
-
         try
         {
             await using var notify = new NpgsqlCommand(EventsTable.Notify, connection) { Parameters = { new() { Value = _table.Channel } } };
@@ -114,7 +110,7 @@ public sealed class PostgreSqlAppender
         }
         catch (Exception error) when (error is NpgsqlException or TimeoutException or IOException)
         {
-            _metrics.Failed("notify", error); // the others' poll covers it
+            _metrics.Failed("notify", error); // every process's poll covers it, this one's too
         }
     }
 }

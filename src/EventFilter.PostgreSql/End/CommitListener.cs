@@ -5,9 +5,9 @@ using Npgsql;
 namespace EventFilter.PostgreSql.End;
 
 /// <summary>
-/// LISTENs on the table's channel on a connection of its own and reads the safe end when an appending process says it
-/// committed, so followers wake within a round trip instead of a poll. Notifications that arrive while a reading runs
-/// wait in the connection and are taken together by the next wait. A lost connection is counted, logged once, and
+/// LISTENs on the table's channel on a connection of its own and reads the safe end when an appending process (this
+/// one included) says it committed, so followers wake within a round trip instead of a poll. Notifications that arrive
+/// while a reading runs wait in the connection and are taken together by the next wait. A lost connection is counted, logged once, and
 /// opened again after a poll interval; the poll covers the gap.
 /// </summary>
 internal sealed class CommitListener(NpgsqlDataSource database, string channel, EndPoller reader, TimeSpan retryAfter, TimeProvider time, PostgreSqlMetrics metrics, ILogger logger)
@@ -62,12 +62,14 @@ internal sealed class CommitListener(NpgsqlDataSource database, string channel, 
             Log.ListenRecovered(logger, channel);
         }
 
-        // Commits made before the LISTEN took effect sent notifications nobody here heard: read once now.
+        // Commits made before the LISTEN took effect sent notifications nobody here heard: read now.
         await reader.TryReadAsync(stopping).ConfigureAwait(false);
         while (true)
         {
+            // One reading per wake: what it leaves unsettled (a transaction still in flight) the next commit's notification
+            // settles, or the poll, or a rollback's own reading (PostgreSqlAppender).
             await connection.WaitAsync(stopping).ConfigureAwait(false);
-            await reader.TryReadAsync(stopping).ConfigureAwait(false);
+            await reader.TryReadOnceAsync(stopping).ConfigureAwait(false);
         }
     }
 }

@@ -33,11 +33,16 @@ internal sealed class EndPoller(SafeEnd end, TimeSpan interval, TimeProvider tim
     }
 
     /// <summary>Reads the end (twice if the first reading left positions unsettled); a failure is counted and logged, not thrown.</summary>
-    public async Task TryReadAsync(CancellationToken cancellationToken)
+    public Task TryReadAsync(CancellationToken cancellationToken) => TryAsync(ReadTwiceAsync, cancellationToken);
+
+    /// <summary>Reads the end once; a failure is counted and logged, not thrown.</summary>
+    public Task TryReadOnceAsync(CancellationToken cancellationToken) => TryAsync(end.RefreshAsync, cancellationToken);
+
+    private async Task TryAsync(Func<CancellationToken, Task> read, CancellationToken cancellationToken)
     {
         try
         {
-            await ReadTwiceAsync(cancellationToken).ConfigureAwait(false);
+            await read(cancellationToken).ConfigureAwait(false);
             if (Interlocked.Exchange(ref _failing, 0) == 1)
             {
                 Log.EndReadRecovered(logger, end.Value);
