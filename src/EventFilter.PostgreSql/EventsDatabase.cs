@@ -10,6 +10,7 @@ namespace EventFilter.PostgreSql;
 internal sealed class EventsDatabase : IAsyncDisposable
 {
     private readonly bool _owned;
+    private bool _stopped;
 
     public EventsDatabase(IOptions<PostgreSqlStreamLogOptions> options, IServiceProvider services)
     {
@@ -28,6 +29,16 @@ internal sealed class EventsDatabase : IAsyncDisposable
     }
 
     public NpgsqlDataSource Source { get; }
+
+    /// <summary>True once the package's service has stopped, after the hosted filter: no append may start then.</summary>
+    public bool Stopped => Volatile.Read(ref _stopped);
+
+    /// <summary>The package's service has stopped.</summary>
+    public void Stop() => Volatile.Write(ref _stopped, true);
+
+    /// <summary>What an append made after the stop hears.</summary>
+    public static InvalidOperationException StoppedError() =>
+        new("The events table's log has stopped (the host is shutting down, and the stream-existence filter is closed): this append was not made. Stop what appends before the filter and the log stop: register it after AddStreamExistenceFilter.");
 
     public ValueTask DisposeAsync() => _owned ? Source.DisposeAsync() : ValueTask.CompletedTask;
 }

@@ -17,13 +17,13 @@ public sealed class PostgreSqlAppender
     /// <summary>Attempts before a unique violation is thrown to the caller: each retry follows another writer's commit, so a few suffice.</summary>
     public const int MaxAttempts = 8;
 
-    private readonly NpgsqlDataSource _database;
+    private readonly EventsDatabase _database;
     private readonly IStreamExistenceFilter _filter;
     private readonly EventsTable _table;
     private readonly EndPoller _end;
     private readonly PostgreSqlMetrics _metrics;
 
-    internal PostgreSqlAppender(NpgsqlDataSource database, IStreamExistenceFilter filter, EventsTable table, EndPoller end, PostgreSqlMetrics metrics)
+    internal PostgreSqlAppender(EventsDatabase database, IStreamExistenceFilter filter, EventsTable table, EndPoller end, PostgreSqlMetrics metrics)
     {
         _database = database;
         _filter = filter;
@@ -58,7 +58,22 @@ public sealed class PostgreSqlAppender
 
     private async Task<T> AttemptAsync<T>(Func<PostgreSqlAppend, CancellationToken, Task<T>> append, int attempt, CancellationToken cancellationToken)
     {
-        await using NpgsqlConnection connection = await _database.OpenConnectionAsync(cancellationToken).ConfigureAwait(false);
+        if (_database.Stopped)
+        {
+            throw EventsDatabase.StoppedError();
+        }
+
+        NpgsqlConnection opened;
+        try
+        {
+            opened = await _database.Source.OpenConnectionAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (ObjectDisposedException) when (_database.Stopped)
+        {
+            throw EventsDatabase.StoppedError(); // the stop came between the check and the open
+        }
+
+        await using NpgsqlConnection connection = opened;
         PostgreSqlAppend? scope = null;
         try
         {

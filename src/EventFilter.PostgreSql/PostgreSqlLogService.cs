@@ -48,6 +48,7 @@ internal sealed class PostgreSqlLogService(EventsDatabase database, EventsTable 
 
     public async Task StopAsync(CancellationToken cancellationToken)
     {
+        database.Stop(); // after the filter: what appends now would add to a closed filter
         await _stopping.CancelAsync().ConfigureAwait(false);
         await _running.WaitAsync(cancellationToken).ConfigureAwait(false);
     }

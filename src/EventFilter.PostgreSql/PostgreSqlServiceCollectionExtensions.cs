@@ -77,7 +77,7 @@ public static class PostgreSqlServiceCollectionExtensions
         services.AddSingleton<IStreamNameLog>(provider => provider.GetRequiredService<PostgreSqlStreamLog>());
         services.AddSingleton<ICheckpointPositionSource>(provider => provider.GetRequiredService<PostgreSqlStreamLog>());
         services.AddSingleton(provider => new PostgreSqlAppender(
-            provider.GetRequiredService<EventsDatabase>().Source,
+            provider.GetRequiredService<EventsDatabase>(),
             provider.GetRequiredService<IStreamExistenceFilter>(),
             provider.GetRequiredService<EventsTable>(),
             provider.GetRequiredService<EndPoller>(),

@@ -5,7 +5,7 @@ namespace EventFilter.PostgreSql.Tests;
 /// <summary>
 /// The appender's write path: a stream another process created since this filter last heard meets the unique
 /// constraint and goes round again with every answer "maybe"; an add after the code returned is refused; code that
-/// throws rolls its transaction back and the end still moves past it.
+/// throws rolls its transaction back and the end still moves past it; an append after the host stopped is refused.
 /// </summary>
 [Collection(PostgresCollection.Name)]
 public sealed class AppenderTests(PostgresServer server) : IAsyncLifetime
@@ -85,6 +85,20 @@ public sealed class AppenderTests(PostgresServer server) : IAsyncLifetime
         Assert.True(committed > afterRollback);
         await _host.ReadPosition.WaitForReadPositionAsync(committed + 1, CancellationToken.None).WaitAsync(Poll.Bound);
         Assert.True(_host.Filter.MightExist("committed"));
+    }
+
+    [Fact]
+    public async Task An_append_after_the_host_stopped_is_refused_saying_so_and_adds_nothing()
+    {
+        await using PackageHost stopped = await PackageHost.StartAsync(_database.ConnectionString, Path.Combine(_directory.Path, "stopped"));
+        PostgreSqlAppender appender = stopped.Appender;
+        await stopped.StopAsync();
+        bool ran = false;
+
+        InvalidOperationException refused = await Assert.ThrowsAsync<InvalidOperationException>(() => appender.AppendAsync((_, _) => Task.FromResult(ran = true)));
+
+        Assert.StartsWith("The events table's log has stopped (the host is shutting down, and the stream-existence filter is closed): this append was not made.", refused.Message, StringComparison.Ordinal);
+        Assert.False(ran);
     }
 
     private async Task ExecuteAsync(string sql)

@@ -11,6 +11,7 @@ namespace EventFilter.PostgreSql.Tests;
 internal sealed class PackageHost : IAsyncDisposable
 {
     private readonly IHost _host;
+    private bool _stopped;
 
     private PackageHost(IHost host) => _host = host;
 
@@ -64,9 +65,20 @@ internal sealed class PackageHost : IAsyncDisposable
         return position;
     });
 
+    /// <summary>Stops the host (the filter, then the package's service); disposing it afterwards only disposes.</summary>
+    public Task StopAsync()
+    {
+        _stopped = true;
+        return _host.StopAsync();
+    }
+
     public async ValueTask DisposeAsync()
     {
-        await _host.StopAsync();
+        if (!_stopped)
+        {
+            await _host.StopAsync();
+        }
+
         _host.Dispose();
     }
 }
