@@ -19,9 +19,9 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     private readonly TaskCompletionSource _finished = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly int _fd = (int)socket.SafeHandle.DangerousGetHandle();
     private EventLoop? _loop;
-    private nint _handle;
+    private nint _handle; // what its events carry: the loop makes and frees it (EventLoop's remarks), this only passes it back
     private Action<ClientConnection>? _ended;
-    // Made at the first batch that must wait for an fsync (--log-sync always only), with the callback that resumes it.
+    // Made at the first batch in either sync mode; only --log-sync always fills it and waits, resumed through _resume.
     private LogSyncWait? _sync;
     private Action? _resume;
     private uint _interest = Epoll.In;
@@ -57,14 +57,14 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     public void Start(EventLoop loop, Action<ClientConnection> ended)
     {
         metrics.Connected();
-        (_loop, _ended, _handle) = (loop, ended, EventLoop.Handle(this)); // set before epoll can report an event
+        (_loop, _ended, _handle) = (loop, ended, EventLoop.Attach(this)); // set before epoll can report an event
         try
         {
             loop.Watch(_fd, _handle);
         }
         catch (IOException e)
         {
-            (_detached, _handle) = (true, EventLoop.Free(_handle));
+            (_detached, _handle) = (true, 0); // the loop freed the handle
             Fail(e);
         }
     }

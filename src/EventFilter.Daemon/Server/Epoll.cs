@@ -32,14 +32,6 @@ internal static partial class Epoll
     private const int DontWait = 0x40;
     private const int NoSignal = 0x4000;
 
-    /// <summary>struct epoll_event, packed on x86-64 as the kernel's is: the mask, then 8 bytes of the caller's data.</summary>
-    [StructLayout(LayoutKind.Sequential, Pack = 4)]
-    public struct Event
-    {
-        public uint Events;
-        public ulong Data;
-    }
-
     /// <summary>The errno of the last call on this thread.</summary>
     public static int LastError => Marshal.GetLastPInvokeError();
 
@@ -56,14 +48,19 @@ internal static partial class Epoll
     /// <summary>Stops watching <paramref name="fd"/>; must come before the descriptor is closed and its number reused.</summary>
     public static void Forget(int epoll, int fd)
     {
-        Event none = default;
-        _ = epoll_ctl(epoll, Delete, fd, ref none);
+        // Linux before 2.6.9 wanted an event even here; a zeroed one costs nothing.
+        Span<byte> none = stackalloc byte[EpollEventLayout.MaxSize];
+        none.Clear();
+        _ = epoll_ctl(epoll, Delete, fd, none);
     }
 
-    /// <summary>Waits for events without a timeout; 0 when a signal interrupted the wait.</summary>
-    public static int Wait(int epoll, Span<Event> events)
+    /// <summary>
+    /// Waits for events without a timeout, into <paramref name="events"/> laid out as <paramref name="layout"/> says
+    /// (as many as fit); 0 when a signal interrupted the wait.
+    /// </summary>
+    public static int Wait(int epoll, Span<byte> events, EpollEventLayout layout)
     {
-        int ready = epoll_wait(epoll, events, events.Length, -1);
+        int ready = epoll_wait(epoll, events, events.Length / layout.Size, -1);
         return ready >= 0 || LastError == Interrupted ? Math.Max(ready, 0) : Check(ready, "epoll_wait");
     }
 
@@ -92,8 +89,9 @@ internal static partial class Epoll
 
     private static void Control(int epoll, int operation, int fd, uint events, ulong data)
     {
-        Event e = new() { Events = events, Data = data };
-        Check(epoll_ctl(epoll, operation, fd, ref e), "epoll_ctl");
+        Span<byte> e = stackalloc byte[EpollEventLayout.MaxSize];
+        EpollEventLayout.Current.Write(e, events, data);
+        Check(epoll_ctl(epoll, operation, fd, e), "epoll_ctl");
     }
 
     private static int Check(int result, string call) =>
@@ -103,10 +101,10 @@ internal static partial class Epoll
     private static partial int epoll_create1(int flags);
 
     [LibraryImport("libc", SetLastError = true)]
-    private static partial int epoll_ctl(int epoll, int operation, int fd, ref Event e);
+    private static partial int epoll_ctl(int epoll, int operation, int fd, Span<byte> e);
 
     [LibraryImport("libc", SetLastError = true)]
-    private static partial int epoll_wait(int epoll, Span<Event> events, int maxEvents, int timeout);
+    private static partial int epoll_wait(int epoll, Span<byte> events, int maxEvents, int timeout);
 
     [LibraryImport("libc", SetLastError = true)]
     private static partial int eventfd(uint initial, int flags);

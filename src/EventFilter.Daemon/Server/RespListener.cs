@@ -104,7 +104,7 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
         _logSync = options.LogSync == LogSync.Always ? new LogSyncQueue() : null;
-        _loops = [.. Enumerable.Range(0, EventLoop.DefaultCount).Select(i => new EventLoop(i))];
+        _loops = [.. Enumerable.Range(0, EventLoop.DefaultCount).Select(i => new EventLoop(i, logger))];
         try
         {
             Task[] accepting = [.. _sockets.Select(s => new AcceptLoop(s, metrics, time, logger).Run(Serve, stoppingToken))];

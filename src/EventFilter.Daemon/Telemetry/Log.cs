@@ -59,4 +59,7 @@ internal static partial class Log
 
     [LoggerMessage(133, LogLevel.Warning, "New filters or restores refused at the file-descriptor limit: {Refusals} since the last warning (one a minute at most); the last: {Reason}", EventName = "DescriptorLimitRefused")]
     public static partial void DescriptorLimitRefused(ILogger logger, long refusals, string reason);
+
+    [LoggerMessage(134, LogLevel.Critical, "Event loop {Loop} failed; eventfilterd ends at once (SIGABRT) for its service manager to restart it", EventName = "EventLoopFailed")]
+    public static partial void EventLoopFailed(ILogger logger, int loop, Exception error);
 }
