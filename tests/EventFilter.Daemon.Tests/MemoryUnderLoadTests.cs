@@ -31,17 +31,37 @@ public sealed class MemoryUnderLoadTests(ITestOutputHelper output)
         }
 
         long idle = daemon.ResidentBytes();
-        await Task.WhenAll(Enumerable.Range(0, Clients).Select(_ => Task.Run(() =>
-        {
-            using RespClient client = new(daemon.SocketPath);
-            Assert.Equal(BurstBytes / CommandBytes, Exchange(client, burst, BurstBytes / CommandBytes));
-        })));
+        await Load(daemon.SocketPath, burst);
         long peak = daemon.PeakResidentBytes(); // the kernel's high-water mark: no sampling needed to see the load
         long after = daemon.ResidentBytes();
         output.WriteLine($"RSS idle {idle / MB} MB, peak {peak / MB} MB, as the clients left {after / MB} MB");
         await Poll.UntilAsync(() => (after = daemon.ResidentBytes()) <= idle + Margin, $"RSS back within {Margin / MB} MB of idle");
         output.WriteLine($"RSS back to {after / MB} MB");
         Assert.True(peak > idle + Margin, $"the load raised RSS only to {peak / MB} MB from {idle / MB} MB: it proves nothing");
+    }
+
+    /// <summary>
+    /// Every client sends its burst and reads every reply. On a loaded machine a reply can take longer than any fixed
+    /// read timeout (a 30 s one failed this test by chance): the clients' reads wait without one, and the whole load is
+    /// bounded by <see cref="Poll.Bound"/>, after which the clients are closed, which ends their reads.
+    /// </summary>
+    private static async Task Load(string socketPath, byte[] burst)
+    {
+        RespClient[] clients = [.. Enumerable.Range(0, Clients).Select(_ => new RespClient(socketPath) { ReceiveTimeout = Timeout.InfiniteTimeSpan })];
+        try
+        {
+            Task load = Task.WhenAll(clients.Select(client => Task.Run(() =>
+                Assert.Equal(BurstBytes / CommandBytes, Exchange(client, burst, BurstBytes / CommandBytes)))));
+            await Poll.UntilAsync(() => load.IsCompleted, $"{Clients} clients' replies to their bursts");
+            await load;
+        }
+        finally
+        {
+            foreach (RespClient client in clients)
+            {
+                client.Dispose();
+            }
+        }
     }
 
     /// <summary>BF.MADD commands of <see cref="CommandBytes"/> each, <see cref="BurstBytes"/> in all, sent in one write.</summary>

@@ -30,6 +30,16 @@ public sealed class RespClient : IDisposable
         _reader = new BufferedStream(_stream);
     }
 
+    /// <summary>
+    /// How long one read waits for the daemon: 30 s unless set. <see cref="Timeout.InfiniteTimeSpan"/> for no limit,
+    /// where the test bounds the whole exchange itself (with <see cref="Poll"/>) and disposes the client at the end.
+    /// </summary>
+    public TimeSpan ReceiveTimeout
+    {
+        get => _socket.ReceiveTimeout == 0 ? Timeout.InfiniteTimeSpan : TimeSpan.FromMilliseconds(_socket.ReceiveTimeout);
+        set => _socket.ReceiveTimeout = value == Timeout.InfiniteTimeSpan ? 0 : (int)value.TotalMilliseconds;
+    }
+
     /// <summary>Connects over TCP (--port, --bind).</summary>
     public static RespClient ConnectTcp(System.Net.IPEndPoint endPoint) =>
         new(new Socket(endPoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp), endPoint);
