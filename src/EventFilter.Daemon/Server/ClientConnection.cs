@@ -21,12 +21,13 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     private EventLoop? _loop;
     private nint _handle; // what its events carry: the loop makes and frees it (EventLoop's remarks), this only passes it back
     private Action<ClientConnection>? _ended;
-    // Made at the first batch in either sync mode; only --log-sync always fills it and waits, resumed through _resume.
-    private LogSyncWait? _sync;
+    private LogSyncWait? _sync; // made at the first batch in either sync mode; only --log-sync always fills it and waits
     private Action? _resume;
     private uint _interest = Epoll.In;
     private int _sent;
-    private bool _open = true, _filledRoom, _waiting, _detached, _over;
+    private ConnectionPhase _phase = ConnectionPhase.Serving;
+    // Close once these replies are sent (QUIT, a protocol error); the last read filled its room (keep the big buffer).
+    private bool _closeAfterReplies, _filledRoom;
 
     /// <summary>The client's id (CLIENT ID).</summary>
     public long Id => context.Client.Id;
@@ -64,7 +65,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         }
         catch (IOException e)
         {
-            (_detached, _handle) = (true, 0); // the loop freed the handle
+            _handle = 0; // the loop freed it; nothing to take out of epoll
             Fail(e);
         }
     }
@@ -72,17 +73,16 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     /// <summary>On the loop: the socket's events. True when commands ran, for <see cref="CommitAdded"/> and <see cref="SendReplies"/>.</summary>
     public bool OnEvents(uint events)
     {
-        if (_over)
-        {
-            return false;
-        }
-
-        if (_waiting)
+        if (_phase == ConnectionPhase.Syncing)
         {
             // Only a hang-up or an error comes while the batch waits for its fsync: level-triggered, it would come back
             // every pass, so the socket leaves epoll and the connection ends once the wait is over.
             _loop!.Forget(_fd, _handle);
-            _detached = true;
+            _phase = ConnectionPhase.SyncingHungUp;
+        }
+
+        if (_phase != ConnectionPhase.Serving)
+        {
             return false;
         }
 
@@ -106,7 +106,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     /// <summary>On the loop, after every read of the pass: writes the logs this batch added to, before any reply.</summary>
     public void CommitAdded()
     {
-        if (_over)
+        if (_phase == ConnectionPhase.Closed)
         {
             return;
         }
@@ -116,7 +116,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
             context.WriteAdded((_sync ??= new LogSyncWait()).Filters);
             if (_sync.Filters.Count > 0)
             {
-                _waiting = true;
+                _phase = ConnectionPhase.Syncing;
                 Interest(0);
                 _sync.Start(logSync!, _resume ??= () => _loop!.Post(this));
             }
@@ -137,7 +137,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     /// <summary>On the loop, after the pass's log writes: sends the replies (unless the batch waits for an fsync).</summary>
     public void SendReplies()
     {
-        if (_over || _waiting)
+        if (_phase != ConnectionPhase.Serving)
         {
             return;
         }
@@ -155,12 +155,11 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     /// <summary>On the loop, once the batch's fsyncs are done (<see cref="EventLoop.Post"/>): its replies go out, or the connection closes.</summary>
     public void Resume()
     {
-        if (_over)
+        if (_phase == ConnectionPhase.Closed)
         {
             return;
         }
 
-        _waiting = false;
         try
         {
             _sync!.Finish();
@@ -179,14 +178,14 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
             return;
         }
 
-        if (_detached)
+        if (_phase == ConnectionPhase.SyncingHungUp)
         {
             Close(); // the client hung up meanwhile
+            return;
         }
-        else
-        {
-            SendReplies();
-        }
+
+        _phase = ConnectionPhase.Serving;
+        SendReplies();
     }
 
     /// <summary>One read of what has arrived, and the whole commands in it; true when it read anything.</summary>
@@ -208,7 +207,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         _filledRoom = read == room.Length;
         metrics.Totals.Received(read);
         context.Client.Active();
-        _open = _requests.Run(read);
+        _closeAfterReplies = !_requests.Run(read);
         return true;
     }
 
@@ -241,7 +240,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
         context.Reply.Clear();
         _sent = 0;
         _requests.Trim();
-        if (!_open)
+        if (_closeAfterReplies)
         {
             Close();
             return;
@@ -259,7 +258,7 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
 
     private void Interest(uint events)
     {
-        if (_interest != events && !_detached)
+        if (_interest != events && _phase is ConnectionPhase.Serving or ConnectionPhase.Syncing)
         {
             _loop!.Change(_fd, _handle, events);
             _interest = events;
@@ -277,13 +276,14 @@ internal sealed class ClientConnection(Socket socket, CommandContext context, Re
     /// <summary>The connection is over: out of epoll, buffers back, socket closed, its restores parked; once.</summary>
     private void Close()
     {
-        if (_over)
+        if (_phase == ConnectionPhase.Closed)
         {
             return;
         }
 
-        _over = true;
-        if (_handle != 0 && !_detached)
+        bool watched = _handle != 0 && _phase != ConnectionPhase.SyncingHungUp;
+        _phase = ConnectionPhase.Closed;
+        if (watched)
         {
             _loop!.Forget(_fd, _handle);
         }
