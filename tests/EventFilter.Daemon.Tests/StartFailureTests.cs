@@ -129,8 +129,13 @@ public sealed class StartFailureTests : IDisposable
         command.Skip(1).ToList().ForEach(start.ArgumentList.Add);
         using Process process = Process.Start(start)!;
         Task<string> error = process.StandardError.ReadToEndAsync();
-        string output = process.StandardOutput.ReadToEnd();
-        Assert.True(process.WaitForExit(TimeSpan.FromSeconds(60)), "the refused start did not exit");
-        return (process.ExitCode, output, error.Result);
+        Task<string> output = process.StandardOutput.ReadToEndAsync();
+        if (!process.WaitForExit(TimeSpan.FromSeconds(60)))
+        {
+            process.Kill(entireProcessTree: true); // a start that was not refused would serve, and hold its output open
+            Assert.Fail("the start was not refused: it still ran after 60 s");
+        }
+
+        return (process.ExitCode, output.Result, error.Result);
     }
 }
