@@ -50,6 +50,8 @@ public sealed class DescriptorLimitStartTests
             (int exit, string output) = StartUnderLimit(directory.Path, LowLimit, arguments);
             Assert.True(exit == 5, $"exit {exit}:\n{output}");
             Assert.Contains("RLIMIT_NOFILE", output, StringComparison.Ordinal);
+            // Every filter it would open: those with directories and those the control log brings back with items.
+            Assert.Contains($"the {(2 * Filters) - 1} filters need", output, StringComparison.Ordinal);
             Assert.Contains("Nothing was changed", output, StringComparison.Ordinal);
             Assert.Equal(before, Snapshot(directory.Path));
         }

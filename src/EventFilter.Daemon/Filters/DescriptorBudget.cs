@@ -19,6 +19,9 @@ internal static class DescriptorBudget
     /// <summary>Descriptors the open filters and restores hold now.</summary>
     public static long Held => Volatile.Read(ref s_held);
 
+    /// <summary>The --max-clients connections kept out of the budget; the start checks that they fit.</summary>
+    public static int MaxClients => s_maxClients;
+
     /// <summary>Before the start: <paramref name="maxClients"/> connections are kept out of the budget.</summary>
     public static void Configure(int maxClients) => s_maxClients = maxClients;
 

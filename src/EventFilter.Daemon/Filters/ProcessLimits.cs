@@ -12,6 +12,8 @@ internal static partial class ProcessLimits
     private const int RlimitNoFile = 7; // Linux
     private const int WriteOk = 2;
     private const int ExecuteOk = 1;
+    private const int NotPermitted = 1; // EPERM
+    private const int ReadOnlyFileSystem = 30; // EROFS
 
     /// <summary>
     /// The soft limit on open descriptors, first raised to the hard limit (as the .NET runtime does at start, and
@@ -59,6 +61,25 @@ internal static partial class ProcessLimits
     /// <summary>True when this process may write the file at <paramref name="path"/>.</summary>
     public static bool CanWriteFile(string path) => access(path, WriteOk) == 0;
 
+    /// <summary>
+    /// Null when this process may create entries in <paramref name="directory"/>; else why not, with what to do (a
+    /// read-only mount, an immutable directory and missing permission each need a different fix).
+    /// </summary>
+    public static string? WriteDenial(string directory)
+    {
+        if (access(directory, WriteOk | ExecuteOk) == 0)
+        {
+            return null;
+        }
+
+        return Marshal.GetLastPInvokeError() switch
+        {
+            ReadOnlyFileSystem => "it is on a read-only file system: mount it read-write or choose another --data",
+            NotPermitted => "it is immutable (chattr -i) or otherwise not permitted: lift that or choose another --data",
+            _ => $"its user (uid {geteuid()}) may not write there: give it write access or choose another --data",
+        };
+    }
+
     [StructLayout(LayoutKind.Sequential)]
     private struct RLimit
     {
@@ -74,4 +95,7 @@ internal static partial class ProcessLimits
 
     [LibraryImport("libc", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     private static partial int access(string path, int mode);
+
+    [LibraryImport("libc")]
+    private static partial uint geteuid();
 }

@@ -23,6 +23,49 @@ internal static class StartCheck
     private const long SpareBytes = 1 << 20;
     private const long ControlFileBytes = 256 * 1024;
 
+    /// <summary>
+    /// Measured: what the JIT build holds once it has loaded what the start check needs (the runtime keeps 2 descriptors
+    /// per loaded assembly, about 50 of them). Below this and the spare, loading an assembly fails
+    /// ("Could not load file or assembly") before any check could run; NativeAOT loads none.
+    /// </summary>
+    public const int RuntimeDescriptors = 128;
+
+    /// <summary>
+    /// The first check of a start, before any assembly but the runtime's own is loaded: null when the descriptor limit
+    /// leaves room to load the daemon and run the full check; else the refusal.
+    /// </summary>
+    public static string? RuntimeRefusal()
+    {
+        int runtime = System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported ? RuntimeDescriptors : 0;
+        long limit = ProcessLimits.DescriptorLimit();
+        return limit >= runtime + SpareDescriptors ? null : string.Create(CultureInfo.InvariantCulture,
+            $"the runtime needs about {runtime} file descriptors to load the daemon and {SpareDescriptors} to serve, and the limit (RLIMIT_NOFILE) is {limit}: raise it (LimitNOFILE= in the systemd unit, ulimit -n in a shell).");
+    }
+
+    /// <summary>
+    /// Null when the start may write the data directory (when it does not exist yet, the directory it is made in) and
+    /// its lock file; else the refusal, naming the directory and what to do. Checked before the lock is taken, so that
+    /// a directory the daemon may not write is never mistaken for one in use, and nothing is created.
+    /// </summary>
+    public static string? DataDirectoryRefusal(string dataDirectory)
+    {
+        string directory = Path.GetFullPath(dataDirectory);
+        while (!Directory.Exists(directory) && Path.GetDirectoryName(directory) is { } parent)
+        {
+            directory = parent;
+        }
+
+        if (ProcessLimits.WriteDenial(directory) is { } denial)
+        {
+            return $"the daemon may not write in '{directory}': {denial}.";
+        }
+
+        string lockFile = Path.Combine(directory, DataLayout.LockFile);
+        return directory == Path.GetFullPath(dataDirectory) && File.Exists(lockFile) && !ProcessLimits.CanWriteFile(lockFile)
+            ? $"the daemon may not write '{lockFile}': give its user write access."
+            : null;
+    }
+
     /// <summary>Throws <see cref="StartRefusedException"/>, or InvalidDataException for a damaged header, naming what is needed.</summary>
     public static void Run(string dataDirectory, string root)
     {
@@ -30,7 +73,7 @@ internal static class StartCheck
         List<ControlRecord> records = ReadControlLog(dataDirectory, out long controlBytes);
 
         var directories = new HashSet<string>(StringComparer.Ordinal);
-        long descriptors = ProcessLimits.OpenDescriptors() + SpareDescriptors + DataLayout.ControlLogFiles.Length;
+        long filterDescriptors = 0;
         if (Directory.Exists(root))
         {
             Writable(root);
@@ -42,32 +85,49 @@ internal static class StartCheck
                     continue; // removed by the start, or not ours
                 }
 
-                descriptors += 1 + (DescriptorsPerLayer * Check(directory));
+                filterDescriptors += 1 + (DescriptorsPerLayer * Check(directory));
                 directories.Add(name);
             }
         }
 
-        // Filters the control log brings back holding items get their files at this start.
+        // Filters the control log brings back holding items get their files at this start: counted with the others.
         long bytes = SpareBytes + controlBytes;
+        int filters = directories.Count;
         foreach (FilterParameters parameters in PendingWithItems(records, directories))
         {
-            descriptors += 1 + DescriptorsPerLayer;
+            filters++;
+            filterDescriptors += 1 + DescriptorsPerLayer;
             bytes += DigestLogFormat.PositionOf(NamedFilter.MaxHeldItems) + (parameters.LayerOptions(0)?.SizeBytes ?? 0);
         }
 
-        long limit = ProcessLimits.DescriptorLimit();
-        if (descriptors > limit)
-        {
-            throw new StartRefusedException(string.Create(CultureInfo.InvariantCulture,
-                $"the {directories.Count:N0} filters need about {descriptors:N0} file descriptors ({DescriptorsPerLayer} per layer, 1 per filter, {SpareDescriptors} to serve), and the limit (RLIMIT_NOFILE) is {limit:N0}: raise it (LimitNOFILE= in the systemd unit, ulimit -n in a shell)."));
-        }
-
+        Descriptors(filters, filterDescriptors);
         long free = new DriveInfo(Path.GetFullPath(dataDirectory)).AvailableFreeSpace;
         if (free < bytes)
         {
             throw new StartRefusedException(string.Create(CultureInfo.InvariantCulture,
                 $"the start needs about {bytes:N0} bytes free in '{Path.GetFullPath(dataDirectory)}' for the files it makes, and {free:N0} are free: free some space."));
         }
+    }
+
+    /// <summary>
+    /// The filters' descriptors, what the process holds, the spare and --max-clients connections (which the running
+    /// daemon keeps out of its budget, so that a start they do not fit would refuse every create) against the limit.
+    /// </summary>
+    private static void Descriptors(int filters, long filterDescriptors)
+    {
+        long process = ProcessLimits.OpenDescriptors() + DataLayout.ControlLogFiles.Length;
+        long clients = DescriptorBudget.MaxClients;
+        long total = filterDescriptors + process + SpareDescriptors + clients;
+        long limit = ProcessLimits.DescriptorLimit();
+        if (total <= limit)
+        {
+            return;
+        }
+
+        long fit = limit - (total - clients);
+        string lower = fit >= 1 ? $" or lower --max-clients to {fit:N0}" : "";
+        throw new StartRefusedException(string.Create(CultureInfo.InvariantCulture,
+            $"the {filters:N0} filters need about {filterDescriptors:N0} file descriptors ({DescriptorsPerLayer} per layer, 1 per filter), the process {process:N0}, serving {SpareDescriptors} and --max-clients {clients:N0}: {total:N0} in all, and the limit (RLIMIT_NOFILE) is {limit:N0}: raise it (LimitNOFILE= in the systemd unit, ulimit -n in a shell){lower}."));
     }
 
     /// <summary>Both control files' records, or none for a missing one; <paramref name="bytes"/> the space missing ones will take.</summary>
