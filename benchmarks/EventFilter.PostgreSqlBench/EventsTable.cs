@@ -2,19 +2,13 @@ using Npgsql;
 
 namespace EventFilter.PostgreSqlBench;
 
-/// <summary>The sample's events table, dropped and created again before each run, and settled (vacuum, checkpoint).</summary>
+/// <summary>
+/// The sample's events table (samples/PostgresEventStore/schema.sql, read from the repository the bench runs in),
+/// dropped and created again before each run, and settled (checkpoint).
+/// </summary>
 internal static class EventsTable
 {
-    private const string Create = """
-        drop table if exists events;
-        create table events (
-            global_position bigserial primary key,
-            stream_id text not null,
-            version bigint not null,
-            type text not null,
-            data jsonb not null,
-            unique (stream_id, version));
-        """;
+    private static readonly string Create = "drop table if exists events;\n" + File.ReadAllText(Path.Combine(RepositoryRoot(), "samples", "PostgresEventStore", "schema.sql"));
 
     public static async Task ResetAsync(string connection)
     {
@@ -33,5 +27,17 @@ internal static class EventsTable
         {
             // Not allowed to (the pg_checkpoint role): measured without it, and a run may meet a checkpoint.
         }
+    }
+
+    // The directory above the bench's binaries that holds EventFilter.sln.
+    private static string RepositoryRoot()
+    {
+        var directory = new DirectoryInfo(AppContext.BaseDirectory);
+        while (directory is not null && !File.Exists(Path.Combine(directory.FullName, "EventFilter.sln")))
+        {
+            directory = directory.Parent;
+        }
+
+        return directory?.FullName ?? throw new InvalidOperationException("run the bench from the repository: no EventFilter.sln above " + AppContext.BaseDirectory);
     }
 }
