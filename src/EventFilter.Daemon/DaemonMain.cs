@@ -26,6 +26,12 @@ internal static class DaemonMain
         }
 
         DaemonOptions options = configured.Options!;
+        if (AssemblyPreload.Run() is { } unloadable)
+        {
+            Console.Error.WriteLine($"eventfilterd: cannot start: {unloadable} Nothing was changed.");
+            return 5;
+        }
+
         // Checked before anything is created, for a one-line error; the listener checks again when it binds, after the
         // filters are open.
         if (File.Exists(options.SocketPathOrDefault) && UnixSocket.IsLive(options.SocketPathOrDefault))

@@ -4,23 +4,28 @@ using System.Globalization;
 namespace EventFilter.Daemon.Tests;
 
 /// <summary>
-/// A running daemon at its descriptor limit (docs/daemon.md, "Starting and stopping"): new filters and restores are
-/// refused with an error naming RLIMIT_NOFILE, adds to existing filters go on, the daemon keeps answering, DEL frees an
-/// unfinished restore's descriptors, and a restart loses nothing acknowledged. A refusal is back-pressure, not a storage
-/// failure: its error has no "storage failure" prefix (it had, and each one logged an error and degraded health), it is
-/// warned of once a minute, and health stays as it was.
+/// A running daemon at its descriptor limit (docs/daemon.md, "Starting and stopping"): new filters, restores and layers
+/// are refused with an error naming RLIMIT_NOFILE in both sync modes (periodic mode once acknowledged creates whose
+/// files it could not open later: a pending filter counts as one on disk), adds that fit go on, the daemon keeps
+/// answering, DEL frees an unfinished restore's descriptors, and a restart under the same limit opens everything
+/// acknowledged. A refusal is back-pressure, not a storage failure: its error has no "storage failure" prefix (it had,
+/// and each one logged an error and degraded health), it is warned of once a minute, and health stays as it was.
 /// </summary>
 public sealed class DescriptorLimitRunTests
 {
-    [Fact]
-    public void New_filters_and_restores_are_refused_at_the_limit_while_adds_go_on_and_nothing_is_lost()
+    [Theory]
+    [InlineData("always")]
+    [InlineData("periodic")]
+    public void New_filters_and_restores_are_refused_at_the_limit_while_adds_go_on_and_nothing_is_lost(string logSync)
     {
         using var directory = new TempDirectory();
-        string[] arguments = ["--log-sync", "always", "--sync-interval-ms", "3600000", "--max-clients", "16"];
+        // Periodic ticks every 50 ms, so that pending filters get their files (and hold their descriptors) as the test goes.
+        string[] arguments = ["--log-sync", logSync, "--sync-interval-ms", logSync == "always" ? "3600000" : "50", "--max-clients", "16"];
         int made = 0;
+        int limit;
         using (DaemonProcess daemon = DaemonProcess.Start(directory.Path, arguments))
         {
-            int limit = Directory.GetFileSystemEntries($"/proc/{daemon.Id}/fd").Length + 200;
+            limit = Directory.GetFileSystemEntries($"/proc/{daemon.Id}/fd").Length + 200;
             using (Process prlimit = Process.Start("prlimit", ["--pid", daemon.Id.ToString(CultureInfo.InvariantCulture), $"--nofile={limit}:{limit}"]))
             {
                 prlimit.WaitForExit();
@@ -41,6 +46,17 @@ public sealed class DescriptorLimitRunTests
             Assert.StartsWith("ERR max number of file descriptors reached", Assert.IsType<RespError>(client.Call("BF.RESERVE", "another", "0.01", "100")).Message, StringComparison.Ordinal);
             Assert.Equal(0L, client.Call("EXISTS", $"f{made}"));
             Assert.Equal(1L, client.Call("BF.ADD", "f0", "y")); // adds to existing filters go on
+
+            // A full filter needs a new layer (3 descriptors): refused the same way once less than that is left, after
+            // the items that fit. Less than a new filter's 4 is left now, so at most one more layer fits.
+            RespError? growth = null;
+            for (int round = 0; round < 8 && growth is null; round++)
+            {
+                object?[] answers = (object?[])client.Call([(object)"BF.MADD", "f1", .. Enumerable.Range(round * 100, 100).Select(i => (object)$"item{i}")])!;
+                growth = answers[^1] as RespError;
+            }
+
+            Assert.StartsWith("ERR max number of file descriptors reached", Assert.IsType<RespError>(growth).Message, StringComparison.Ordinal);
             Assert.Equal("PONG", client.Call("PING"));
             string info = System.Text.Encoding.UTF8.GetString((byte[])client.Call("INFO", "eventfilterd")!);
             Assert.DoesNotContain("health:degraded", info, StringComparison.Ordinal);
@@ -62,7 +78,8 @@ public sealed class DescriptorLimitRunTests
             Assert.DoesNotContain("CommandStorageFailed", daemon.Output, StringComparison.Ordinal);
         }
 
-        using DaemonProcess restarted = DaemonProcess.Start(directory.Path, arguments);
+        // Under the same limit: what the daemon acknowledged, a start must open.
+        using DaemonProcess restarted = DaemonProcess.StartUnderDescriptorLimit(directory.Path, limit, arguments);
         using RespClient reader = restarted.Connect();
         for (int i = 0; i < made; i++)
         {
@@ -70,6 +87,7 @@ public sealed class DescriptorLimitRunTests
         }
 
         Assert.Equal(1L, reader.Call("BF.EXISTS", "f0", "y"));
+        Assert.Equal(1L, reader.Call("BF.EXISTS", "f1", "item0"));
         Assert.Equal(1L, reader.Call("BF.EXISTS", "another", "x"));
         Assert.Equal(0L, reader.Call("EXISTS", "copy"));
     }

@@ -70,6 +70,18 @@ public sealed class StartFailureTests : IDisposable
         Assert.Equal(before, DescriptorLimitStartTests.Snapshot(data));
     }
 
+    /// <summary>Was: exit 134 ("Out of memory.") once it had listened, or exit 6 or 7 with a stack trace, the new files made.</summary>
+    [Fact]
+    public void An_address_space_limit_too_small_for_the_runtime_is_refused_in_one_line_changing_nothing()
+    {
+        string data = FilledDataDirectory(_directory.Path);
+        Dictionary<string, string> before = DescriptorLimitStartTests.Snapshot(data);
+
+        string line = Refused(5, Run(["prlimit", "--as=2147483648"], data));
+        Assert.Contains("the limit (RLIMIT_AS) is 2,147,483,648 bytes", line, StringComparison.Ordinal);
+        Assert.Equal(before, DescriptorLimitStartTests.Snapshot(data));
+    }
+
     /// <summary>Was: a start that listened and then refused every create, with no word at start.</summary>
     [Fact]
     public void Max_clients_that_do_not_fit_the_descriptor_limit_are_refused_in_one_line_changing_nothing()

@@ -15,15 +15,23 @@ public sealed class DaemonProcess : IDisposable
     private readonly Process _process;
     private readonly List<string> _output = [];
 
-    private DaemonProcess(string dataDirectory, string socketPath, string[] extraArguments, IReadOnlyDictionary<string, string>? environment = null)
+    private DaemonProcess(string dataDirectory, string socketPath, string[] extraArguments, IReadOnlyDictionary<string, string>? environment = null, int? descriptorLimit = null)
     {
         SocketPath = socketPath;
-        var start = new ProcessStartInfo(Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet")
+        string dotnet = Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet";
+        // prlimit sets the limit and execs the daemon: the process, and its id, are the daemon's.
+        var start = new ProcessStartInfo(descriptorLimit is null ? dotnet : "prlimit")
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
         };
+        if (descriptorLimit is { } limit)
+        {
+            start.ArgumentList.Add(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"--nofile={limit}:{limit}"));
+            start.ArgumentList.Add(dotnet);
+        }
+
         start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "eventfilterd.dll"));
         foreach ((string name, string value) in environment ?? new Dictionary<string, string>())
         {
@@ -66,6 +74,22 @@ public sealed class DaemonProcess : IDisposable
     public static DaemonProcess StartAt(string dataDirectory, string socketPath, params string[] extraArguments)
     {
         var daemon = new DaemonProcess(dataDirectory, socketPath, extraArguments);
+        try
+        {
+            daemon.WaitUntilListening();
+            return daemon;
+        }
+        catch
+        {
+            daemon.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>Starts the daemon under `prlimit --nofile=LIMIT:LIMIT` and waits until its socket answers.</summary>
+    public static DaemonProcess StartUnderDescriptorLimit(string dataDirectory, int limit, params string[] extraArguments)
+    {
+        var daemon = new DaemonProcess(dataDirectory, Path.Combine(dataDirectory, "eventfilterd.sock"), extraArguments, descriptorLimit: limit);
         try
         {
             daemon.WaitUntilListening();

@@ -7,6 +7,7 @@ namespace EventFilter.Daemon.Commands;
 internal static class BloomCommands
 {
     private const string NonScalingFull = "ERR non scaling filter is full";
+    private const string GrowthRefused = "ERR max number of file descriptors reached: the filter is full and its next layer needs 3 more (RLIMIT_NOFILE); DEL filters or raise LimitNOFILE";
 
     /// <summary>BF.RESERVE key error_rate capacity [EXPANSION n] [NONSCALING]</summary>
     public static void Reserve(CommandContext context)
@@ -105,8 +106,14 @@ internal static class BloomCommands
             AddOutcome.Full => NonScalingFull,
             AddOutcome.CannotGrow => "ERR max number of scaling filters reached",
             AddOutcome.Closed => "ERR the filter was deleted while adding; retry",
+            AddOutcome.NoDescriptors => GrowthRefused,
             _ => null,
         };
+        if (outcome == AddOutcome.NoDescriptors)
+        {
+            context.DescriptorLimitWarning.Refused(context.Logger, GrowthRefused);
+        }
+
         if (!asArray)
         {
             if (error is null)

@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Runtime.InteropServices;
-using System.Security.Cryptography;
 using System.Text;
 using EventFilter.Daemon.Filters;
 using EventFilter.Daemon.Telemetry;
@@ -15,12 +14,22 @@ namespace EventFilter.Daemon.Commands;
 /// </summary>
 internal static class InfoCommand
 {
-    /// <summary>Redis's run_id: 40 random hex characters, new at every start, so a monitor sees a restart.</summary>
-    private static readonly string RunId = Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(20));
+    /// <summary>
+    /// Redis's run_id: 40 random hex characters, new at every start, so a monitor sees a restart. Not a secret, so not
+    /// from the cryptographic generator, whose assembly a type initializer could fail to load (AssemblyPreload).
+    /// </summary>
+    private static readonly string RunId = NewRunId();
 
     private static readonly string[] Sections = ["server", "clients", "memory", "persistence", "stats", "replication", "keyspace", "eventfilterd"];
 
     private static long s_peakMemory;
+
+    private static string NewRunId()
+    {
+        Span<byte> bytes = stackalloc byte[20];
+        Random.Shared.NextBytes(bytes);
+        return Convert.ToHexStringLower(bytes);
+    }
 
     public static void Run(CommandContext context)
     {

@@ -14,4 +14,7 @@ internal enum AddOutcome
 
     /// <summary>The filter was deleted meanwhile; look it up again.</summary>
     Closed,
+
+    /// <summary>A scaling filter could not grow: its next layer's descriptors would not fit the budget (<see cref="DescriptorBudget"/>).</summary>
+    NoDescriptors,
 }

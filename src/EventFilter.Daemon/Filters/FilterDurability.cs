@@ -177,25 +177,7 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
         recorded = [];
         dropped = 0;
 
-        // Per name: its last create (null after a drop) and the items recorded since it.
-        var last = new Dictionary<string, (ControlRecord? Create, List<ulong> Items)>(StringComparer.Ordinal);
-        foreach (ControlRecord record in records)
-        {
-            (ControlRecord? create, List<ulong> items) = last.GetValueOrDefault(record.Name, (null, []));
-            switch (record.Action)
-            {
-                case ControlAction.Create when create is null:
-                    last[record.Name] = (record, []);
-                    break;
-                case ControlAction.Drop:
-                    last[record.Name] = (null, []);
-                    break;
-                case ControlAction.Items when create is not null:
-                    items.AddRange(record.Digests!);
-                    break;
-            }
-        }
-
+        Dictionary<string, (ControlRecord? Create, List<ulong> Items)> last = RecoveryRules.LastByName(records);
         foreach ((string name, (ControlRecord? create, List<ulong> items)) in last)
         {
             if (create is null)
@@ -215,7 +197,7 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
                 existing.NeedsSync();
                 recorded.Add(existing);
             }
-            else if (Map.FindByName(name) is null && KeyNames.TryParse(name, out byte[] key))
+            else if (KeyNames.TryParse(name, out byte[] key))
             {
                 // A long key's name does not hold the key, and its filter had its files from the create on: one whose
                 // directory is missing was lost with power (docs/daemon-design.md, "Durability").
@@ -232,7 +214,9 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
     private NamedFilter Add(byte[] key, FilterParameters parameters)
     {
         // Its log and first layer, whether made now (--log-sync always) or by the tick after its first add.
-        if (DescriptorBudget.Refusal("a new filter", 1 + StartCheck.DescriptorsPerLayer) is { } refusal)
+        // Checked here, claimed by the filter as it is made (its log and first layer are owed until they open): creates run
+        // one at a time under Changes, so none takes the room another was allowed.
+        if (DescriptorBudget.Refusal("a new filter", DescriptorBudget.PerNewFilter) is { } refusal)
         {
             throw new DescriptorLimitException(refusal);
         }

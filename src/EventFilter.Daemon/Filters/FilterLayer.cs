@@ -15,7 +15,7 @@ internal sealed class FilterLayer : IDisposable
 
     private FilterLayer(CheckpointedFilterFile filter, long start, long capacity)
     {
-        DescriptorBudget.Opened(StartCheck.DescriptorsPerLayer);
+        DescriptorBudget.Opened(DescriptorBudget.DescriptorsPerLayer);
         _filter = filter;
         Start = start;
         Capacity = capacity;
@@ -93,7 +93,7 @@ internal sealed class FilterLayer : IDisposable
     {
         if (Interlocked.Exchange(ref _disposed, 1) == 0)
         {
-            DescriptorBudget.Closed(StartCheck.DescriptorsPerLayer);
+            DescriptorBudget.Closed(DescriptorBudget.DescriptorsPerLayer);
         }
 
         _filter.Dispose();

@@ -44,7 +44,7 @@ internal sealed partial class FilterRestores(FilterMap map, string root, FilterO
             return "item exists: BF.LOADCHUNK restores a dump into a key that has no filter; DEL it first";
         }
 
-        if (DescriptorBudget.Refusal("a restore", 1 + StartCheck.DescriptorsPerLayer) is { } refusal)
+        if (DescriptorBudget.Refusal("a restore", DescriptorBudget.PerNewFilter) is { } refusal)
         {
             throw new DescriptorLimitException(refusal);
         }

@@ -160,21 +160,17 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
         bool removed = false;
         foreach (string directory in Directory.GetDirectories(_root))
         {
-            string name = Path.GetFileName(directory);
-            if (DataLayout.IsLeftover(name))
+            switch (RecoveryRules.Classify(directory, Path.GetFileName(directory)))
             {
-                Directory.Delete(directory, recursive: true);
-            }
-            else if (KeyNames.IsFilterName(name))
-            {
-                if (StartCheck.IsUnwritten(directory, name))
-                {
+                case FilterDirectoryKind.Leftover:
+                    Directory.Delete(directory, recursive: true);
+                    break;
+                case FilterDirectoryKind.Unwritten:
                     Log.UnwrittenFilterDropped(logger, directory);
                     Directory.Delete(directory, recursive: true);
                     removed = true;
-                }
-                else
-                {
+                    break;
+                case FilterDirectoryKind.Filter:
                     NamedFilter filter = NamedFilter.Open(directory, observer);
                     if (_map.Find(filter.Key) is { } other)
                     {
@@ -184,7 +180,7 @@ internal sealed class FilterStore(string dataDirectory, LogSync logSync, FilterO
 
                     _map.Add(filter);
                     KillPoints.Reached("start.opened");
-                }
+                    break;
             }
         }
 

@@ -10,6 +10,9 @@ namespace EventFilter.Daemon.Filters;
 internal sealed class LayerChain(string directory, FilterParameters parameters, FilterObserver observer) : IDisposable
 {
     private readonly List<FilterLayer> _layers = [];
+    // Layer 0 is owed from the filter's create until its file opens (or the filter goes): its descriptors are claimed
+    // meanwhile, so that a filter counts the same in the budget whatever its state (DescriptorBudget). 1 while owed.
+    private int _firstOwed = ClaimFirstLayer();
 
     public int Count => _layers.Count;
 
@@ -93,6 +96,7 @@ internal sealed class LayerChain(string directory, FilterParameters parameters, 
         }
 
         _layers.Clear();
+        ReleaseFirstLayer();
     }
 
     private AddOutcome Grow(DigestLog log)
@@ -105,6 +109,11 @@ internal sealed class LayerChain(string directory, FilterParameters parameters, 
         if (_layers.Count >= FilterParameters.MaxLayers || parameters.LayerOptions(_layers.Count) is null)
         {
             return AddOutcome.CannotGrow;
+        }
+
+        if (DescriptorBudget.Refusal("a new layer", DescriptorBudget.DescriptorsPerLayer) is not null)
+        {
+            return AddOutcome.NoDescriptors;
         }
 
         Open(_layers.Count, log);
@@ -120,5 +129,23 @@ internal sealed class LayerChain(string directory, FilterParameters parameters, 
         // checkpoint fsyncs whatever it vouches for (docs/daemon-design.md, "Durability"). A layer opened while a write of
         // the log runs outside the add lock reads nothing of it: no record at or past its start exists yet.
         _layers.Add(FilterLayer.Open(directory, layer, log, options, observer, syncOnCreate: false));
+        if (layer == 0)
+        {
+            ReleaseFirstLayer(); // its files count now
+        }
+    }
+
+    private static int ClaimFirstLayer()
+    {
+        DescriptorBudget.Claim(DescriptorBudget.DescriptorsPerLayer);
+        return 1;
+    }
+
+    private void ReleaseFirstLayer()
+    {
+        if (Interlocked.Exchange(ref _firstOwed, 0) == 1)
+        {
+            DescriptorBudget.Release(DescriptorBudget.DescriptorsPerLayer);
+        }
     }
 }

@@ -232,4 +232,24 @@ internal sealed partial class NamedFilter
 
         _unwritten.Written();
     }
+
+    /// <summary>
+    /// The log's descriptor, claimed from the filter's construction until its log is open (or it goes), so that a pending
+    /// filter counts in the budget as one with files does (DescriptorBudget). 1 while owed.
+    /// </summary>
+    private int _logOwed = ClaimLog();
+
+    private static int ClaimLog()
+    {
+        DescriptorBudget.Claim(1);
+        return 1;
+    }
+
+    private void ReleaseOwedLog()
+    {
+        if (Interlocked.Exchange(ref _logOwed, 0) == 1)
+        {
+            DescriptorBudget.Release(1);
+        }
+    }
 }

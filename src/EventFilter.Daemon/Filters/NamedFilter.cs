@@ -245,6 +245,7 @@ internal sealed partial class NamedFilter : IDisposable
     {
         _layers.Dispose();
         _log?.Dispose();
+        ReleaseOwedLog();
     }
 
     /// <summary>The item is new: it takes the next index, and its digest waits for the log. True, its answer.</summary>
@@ -266,6 +267,7 @@ internal sealed partial class NamedFilter : IDisposable
     {
         _items = log.Records;
         Volatile.Write(ref _log, log);
+        ReleaseOwedLog(); // its descriptor counts now
     }
 
     /// <summary>Makes the files of a pending filter (the next tick, which asks <see cref="HasFiles"/>, makes them durable).</summary>

@@ -10,6 +10,7 @@ namespace EventFilter.Daemon.Filters;
 internal static partial class ProcessLimits
 {
     private const int RlimitNoFile = 7; // Linux
+    private const int RlimitAddressSpace = 9; // Linux: RLIMIT_AS, ulimit -v
     private const int WriteOk = 2;
     private const int ExecuteOk = 1;
     private const int NotPermitted = 1; // EPERM
@@ -41,6 +42,10 @@ internal static partial class ProcessLimits
     /// <summary>The soft limit as it is now (an operator may lower it with prlimit); long.MaxValue when unlimited.</summary>
     public static long CurrentDescriptorLimit() =>
         getrlimit(RlimitNoFile, out RLimit limit) != 0 || limit.Current > long.MaxValue ? long.MaxValue : (long)limit.Current;
+
+    /// <summary>The soft limit on the process's address space (RLIMIT_AS) in bytes; long.MaxValue when unlimited.</summary>
+    public static long AddressSpaceLimit() =>
+        getrlimit(RlimitAddressSpace, out RLimit limit) != 0 || limit.Current > long.MaxValue ? long.MaxValue : (long)limit.Current;
 
     /// <summary>Descriptors the process has open now.</summary>
     public static int OpenDescriptors()

@@ -70,7 +70,7 @@ internal sealed class RestoreSession(byte[] key, string holder, DumpHeader heade
             return;
         }
 
-        if (DescriptorBudget.Refusal("a parked restore", 1 + (StartCheck.DescriptorsPerLayer * _parkedLayers)) is { } refusal)
+        if (DescriptorBudget.Refusal("a parked restore", 1 + (DescriptorBudget.DescriptorsPerLayer * _parkedLayers)) is { } refusal)
         {
             throw new DescriptorLimitException(refusal);
         }

@@ -11,11 +11,6 @@ namespace EventFilter.Daemon.Filters;
 /// </summary>
 internal static class StartCheck
 {
-    /// <summary>
-    /// Measured: a layer holds its filter file, its lock file and, between folds, its journal; a filter adds its log.
-    /// </summary>
-    public const int DescriptorsPerLayer = 3;
-
     /// <summary>Left for the listener, the connections it accepts and the runtime's own, past what the filters hold.</summary>
     public const int SpareDescriptors = 64;
 
@@ -31,6 +26,13 @@ internal static class StartCheck
     public const int RuntimeDescriptors = 128;
 
     /// <summary>
+    /// Measured: the address space the runtime needs besides the filters' mappings (the GC sizes its reserved range from
+    /// the limit, and each thread reserves its stack). Under 2 GiB the daemon listened, then aborted ("Out of memory.");
+    /// under 3 GiB a timer's thread failed to start; 4 GiB served.
+    /// </summary>
+    public const long RuntimeAddressSpace = 4L << 30;
+
+    /// <summary>
     /// The first check of a start, before any assembly but the runtime's own is loaded: null when the descriptor limit
     /// leaves room to load the daemon and run the full check; else the refusal.
     /// </summary>
@@ -38,8 +40,22 @@ internal static class StartCheck
     {
         int runtime = System.Runtime.CompilerServices.RuntimeFeature.IsDynamicCodeSupported ? RuntimeDescriptors : 0;
         long limit = ProcessLimits.DescriptorLimit();
-        return limit >= runtime + SpareDescriptors ? null : string.Create(CultureInfo.InvariantCulture,
-            $"the runtime needs about {runtime} file descriptors to load the daemon and {SpareDescriptors} to serve, and the limit (RLIMIT_NOFILE) is {limit}: raise it (LimitNOFILE= in the systemd unit, ulimit -n in a shell).");
+        if (limit < runtime + SpareDescriptors)
+        {
+            return string.Create(CultureInfo.InvariantCulture,
+                $"the runtime needs about {runtime} file descriptors to load the daemon and {SpareDescriptors} to serve, and the limit (RLIMIT_NOFILE) is {limit}: raise it (LimitNOFILE= in the systemd unit, ulimit -n in a shell).");
+        }
+
+        return AddressSpaceRefusal(0);
+    }
+
+    /// <summary>Null when the address-space limit (RLIMIT_AS) leaves the runtime its due and <paramref name="mapped"/> bytes of filters; else the refusal.</summary>
+    private static string? AddressSpaceRefusal(long mapped)
+    {
+        long limit = ProcessLimits.AddressSpaceLimit();
+        long needed = RuntimeAddressSpace + mapped;
+        return limit >= needed ? null : string.Create(CultureInfo.InvariantCulture,
+            $"the runtime needs about {RuntimeAddressSpace >> 30} GiB of address space and the filters {mapped:N0} bytes, and the limit (RLIMIT_AS) is {limit:N0} bytes: raise or remove it (LimitAS= in the systemd unit, ulimit -v in a shell).");
     }
 
     /// <summary>
@@ -74,33 +90,43 @@ internal static class StartCheck
 
         var directories = new HashSet<string>(StringComparer.Ordinal);
         long filterDescriptors = 0;
+        long mapped = 0;
         if (Directory.Exists(root))
         {
             Writable(root);
             foreach (string directory in Directory.GetDirectories(root))
             {
                 string name = Path.GetFileName(directory);
-                if (DataLayout.IsLeftover(name) || !KeyNames.IsFilterName(name) || IsUnwritten(directory, name))
+                if (RecoveryRules.Classify(directory, name) != FilterDirectoryKind.Filter)
                 {
                     continue; // removed by the start, or not ours
                 }
 
-                filterDescriptors += 1 + (DescriptorsPerLayer * Check(directory));
+                filterDescriptors += 1 + (DescriptorBudget.DescriptorsPerLayer * Check(directory));
+                mapped += Directory.EnumerateFiles(directory, "layer-*.filter").Sum(file => new FileInfo(file).Length);
                 directories.Add(name);
             }
         }
 
-        // Filters the control log brings back holding items get their files at this start: counted with the others.
+        // Filters the control log brings back pending count as the running daemon counts them (DescriptorBudget): a log
+        // and a first layer each. Those holding items get their files at this start, and take disk space now.
         long bytes = SpareBytes + controlBytes;
         int filters = directories.Count;
-        foreach (FilterParameters parameters in PendingWithItems(records, directories))
+        foreach ((FilterParameters parameters, bool items) in Pending(records, directories))
         {
             filters++;
-            filterDescriptors += 1 + DescriptorsPerLayer;
-            bytes += DigestLogFormat.PositionOf(NamedFilter.MaxHeldItems) + (parameters.LayerOptions(0)?.SizeBytes ?? 0);
+            filterDescriptors += DescriptorBudget.PerNewFilter;
+            long layer = items ? parameters.LayerOptions(0)?.SizeBytes ?? 0 : 0;
+            bytes += items ? DigestLogFormat.PositionOf(NamedFilter.MaxHeldItems) + layer : 0;
+            mapped += layer;
         }
 
         Descriptors(filters, filterDescriptors);
+        if (AddressSpaceRefusal(mapped) is { } addressSpace)
+        {
+            throw new StartRefusedException(addressSpace);
+        }
+
         long free = new DriveInfo(Path.GetFullPath(dataDirectory)).AvailableFreeSpace;
         if (free < bytes)
         {
@@ -127,7 +153,7 @@ internal static class StartCheck
         long fit = limit - (total - clients);
         string lower = fit >= 1 ? $" or lower --max-clients to {fit:N0}" : "";
         throw new StartRefusedException(string.Create(CultureInfo.InvariantCulture,
-            $"the {filters:N0} filters need about {filterDescriptors:N0} file descriptors ({DescriptorsPerLayer} per layer, 1 per filter), the process {process:N0}, serving {SpareDescriptors} and --max-clients {clients:N0}: {total:N0} in all, and the limit (RLIMIT_NOFILE) is {limit:N0}: raise it (LimitNOFILE= in the systemd unit, ulimit -n in a shell){lower}."));
+            $"the {filters:N0} filters need about {filterDescriptors:N0} file descriptors ({DescriptorBudget.DescriptorsPerLayer} per layer, 1 per filter), the process {process:N0}, serving {SpareDescriptors} and --max-clients {clients:N0}: {total:N0} in all, and the limit (RLIMIT_NOFILE) is {limit:N0}: raise it (LimitNOFILE= in the systemd unit, ulimit -n in a shell){lower}."));
     }
 
     /// <summary>Both control files' records, or none for a missing one; <paramref name="bytes"/> the space missing ones will take.</summary>
@@ -174,33 +200,16 @@ internal static class StartCheck
             throw new StartRefusedException($"the daemon may not write '{log}': give its user write access.");
         }
 
-        int layerFiles = Directory.EnumerateFiles(directory, "layer-*.filter").Count();
-        return new FileInfo(log).Length > DigestLogFormat.HeaderLength ? Math.Max(1, layerFiles) : layerFiles;
+        // At least one: an empty filter is owed its first layer (DescriptorBudget), as a pending one is.
+        return Math.Max(1, Directory.EnumerateFiles(directory, "layer-*.filter").Count());
     }
 
-    /// <summary>A filter directory whose log (or a long key's key file) never reached the disk: a start removes it.</summary>
-    public static bool IsUnwritten(string directory, string name) =>
-        DigestLog.IsUnwritten(NamedFilter.LogPath(directory))
-        || (KeyNames.IsHashedName(name) && KeyFileFormat.IsUnwritten(DigestLog.FirstBytes(Path.Combine(directory, DataLayout.KeyFile), KeyFileFormat.HeaderLength)));
-
-    /// <summary>The parameters of each name whose last create has items recorded after it and no directory.</summary>
-    private static IEnumerable<FilterParameters> PendingWithItems(List<ControlRecord> records, HashSet<string> directories)
+    /// <summary>The parameters of each name whose last record is a create and that has no directory, and whether items were recorded after it.</summary>
+    private static IEnumerable<(FilterParameters Parameters, bool Items)> Pending(List<ControlRecord> records, HashSet<string> directories)
     {
-        var last = new Dictionary<string, (FilterParameters? Create, bool Items)>(StringComparer.Ordinal);
-        foreach (ControlRecord record in records)
-        {
-            (FilterParameters? create, bool items) = last.GetValueOrDefault(record.Name);
-            last[record.Name] = record.Action switch
-            {
-                ControlAction.Create when create is null => (record.Parameters, false),
-                ControlAction.Drop => (null, false),
-                ControlAction.Items when create is not null => (create, true),
-                _ => (create, items),
-            };
-        }
-
-        return last.Where(entry => entry.Value is { Create: not null, Items: true } && !directories.Contains(entry.Key))
-            .Select(entry => entry.Value.Create!.Value);
+        var last = RecoveryRules.LastByName(records);
+        return last.Where(entry => entry.Value.Create is not null && !directories.Contains(entry.Key))
+            .Select(entry => (entry.Value.Create!.Value.Parameters, entry.Value.Items.Count > 0));
     }
 
     private static void Writable(string directory)

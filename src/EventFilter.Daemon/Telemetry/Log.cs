@@ -15,8 +15,11 @@ internal static partial class Log
     [LoggerMessage(102, LogLevel.Information, "Opened {Filters} filters in {ElapsedMilliseconds:F1} ms", EventName = "FiltersOpened")]
     public static partial void FiltersOpened(ILogger logger, int filters, double elapsedMilliseconds);
 
-    [LoggerMessage(103, LogLevel.Error, "Checkpoint failed; the adds stay in the digest log and the next tick tries again", EventName = "CheckpointFailed")]
-    public static partial void CheckpointFailed(ILogger logger, Exception error);
+    [LoggerMessage(103, LogLevel.Error, "Checkpoints are failing ({Message}); the adds stay in the digest logs and every tick tries again; logged once until they succeed", EventName = "CheckpointFailed")]
+    public static partial void CheckpointFailed(ILogger logger, string message, Exception error);
+
+    [LoggerMessage(117, LogLevel.Information, "Checkpoints succeed again after {Failures} failures over {Seconds:F0} s", EventName = "CheckpointsRecovered")]
+    public static partial void CheckpointsRecovered(ILogger logger, long failures, double seconds);
 
     [LoggerMessage(104, LogLevel.Error, "Writing or syncing a digest log failed; the client's batch is not acknowledged and its connection is closed", EventName = "LogCommitFailed")]
     public static partial void LogCommitFailed(ILogger logger, Exception error);
