@@ -7,7 +7,7 @@ namespace EventFilter.Benchmarks;
 /// <summary>
 /// The defaults plus the memory diagnoser, whose Allocated column must read "-" for every hot-path benchmark,
 /// and the median and minimum: on a shared machine the minimum is the closest to the uncontended cost.
-/// The job comes from the command line (docs/benchmarks.md uses <c>--job short</c>).
+/// The job comes from the command line (docs/benchmarks-micro.md uses <c>--job short</c>).
 /// </summary>
 public static class BenchmarkConfig
 {

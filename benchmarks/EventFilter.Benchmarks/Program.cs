@@ -3,7 +3,7 @@ using EventFilter.Benchmarks;
 using EventFilter.Benchmarks.Experiments;
 
 // `flush`, `targets`, `scale`, `fpr`, `spread`, `follow` and `alloccheck` are console experiments; anything else goes to BenchmarkDotNet's switcher
-// (e.g. `--filter '*MightExist*' --job short`). See docs/benchmarks.md for every command and its results.
+// (e.g. `--filter '*MightExist*' --job short`). See docs/benchmarks.md for every command and the page of its results.
 switch (args.FirstOrDefault())
 {
     case "flush":

@@ -41,7 +41,7 @@ public sealed class StreamExistenceFilterOptions
     /// <summary>
     /// During catch-up, a checkpoint is taken after this many records, so an interrupted rebuild resumes. Each one
     /// flushes every page touched since the last, which for a large filter is most of the file: at 1M records a
-    /// 256 MB catch-up runs at about half the rate it reaches with one final checkpoint (docs/benchmarks.md,
+    /// 256 MB catch-up runs at about half the rate it reaches with one final checkpoint (docs/benchmarks-checkpoints.md,
     /// "Catch-up checkpoints").
     /// The default value is 16,000,000: about 3 s of re-reading after an interruption.
     /// </summary>

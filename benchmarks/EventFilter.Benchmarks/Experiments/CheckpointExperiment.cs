@@ -16,7 +16,7 @@ namespace EventFilter.Benchmarks.Experiments;
 /// <item>Bytes: one checkpoint after 10k new names, counted by the block device (and /proc/self/io) before it returns;
 /// then 1M new names checkpointed every 10k, all bytes counted, background work included (ours waits for its fold).</item>
 /// </list>
-/// See docs/benchmarks.md, "Checkpoints: stall and write volume".
+/// See docs/benchmarks-checkpoints.md, "Stall and write volume".
 /// </summary>
 public static class CheckpointExperiment
 {

@@ -1,6 +1,6 @@
 namespace EventFilter.Benchmarks.Experiments;
 
-/// <summary>Prints rows as a GitHub markdown table, ready to paste into docs/benchmarks.md.</summary>
+/// <summary>Prints rows as a GitHub markdown table, ready to paste into the experiment's docs/benchmarks-*.md page.</summary>
 public static class MarkdownTable
 {
     public static void Print(IReadOnlyList<string> headers, IEnumerable<IReadOnlyList<string>> rows)

@@ -12,8 +12,8 @@ namespace EventFilter.Benchmarks.Experiments;
 /// <c>targets [--json FILE]</c>: every row of the hot-path goal table in one process, each next to a pointer-chase
 /// baseline over a buffer of the same size taken in the same run (for the 256 MiB rows, walked between the row's own
 /// rounds), in about two minutes. Each figure is the fastest of 21 timed rounds (31 for the in-cache adds, whose rounds
-/// are short; the fastest of 7 whole catch-ups), and the JSON keeps each case's median round and spread beside it. How
-/// the method keeps two runs together: docs/benchmarks.md, "Hot path in one process".
+/// are short; the fastest of 15 whole catch-ups), and the JSON keeps each case's median round and spread beside it. How
+/// the method keeps two runs together: docs/benchmarks-targets.md.
 /// "In cache" is a 256 KiB filter with 4,096 names reused; "256 MiB" is a filter at design load (1 byte per name).
 /// Every goal is a ratio to the row's same-run baseline (the in-cache chase, the 256 MiB chase, or for the string
 /// form the UTF-8 form), so a run on any machine judges itself: nanoseconds only mean something beside their machine.

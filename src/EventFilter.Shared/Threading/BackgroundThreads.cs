@@ -9,7 +9,7 @@ namespace EventFilter.Threading;
 /// still a normal thread's, so under full load checkpoints slow down with everything else instead of stopping, as they
 /// would in SCHED_IDLE. A thread pool thread cannot be used: the class stays with the thread. Elsewhere, or when the
 /// kernel refuses, the thread runs as a normal one, which changes latency only, never what is written. Measured in
-/// docs/benchmarks.md, "Checkpoints: stall and write volume".
+/// docs/benchmarks-checkpoints.md, "Stall and write volume".
 /// </summary>
 internal static partial class BackgroundThreads
 {
