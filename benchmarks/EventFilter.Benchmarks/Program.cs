@@ -19,7 +19,7 @@ switch (args.FirstOrDefault())
     case "scale":
         return ScaleExperiment.Run(args);
     case "fpr":
-        return FalsePositiveExperiment.Run();
+        return FalsePositiveExperiment.Run(args);
     case "spread":
         return SpreadExperiment.Run();
     case "follow":

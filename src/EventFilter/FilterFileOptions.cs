@@ -7,7 +7,10 @@ namespace EventFilter;
 /// <summary>How to open or create a filter file.</summary>
 public sealed class FilterFileOptions
 {
-    /// <summary>The default bits per name: within 2% of the best rate at 8 bits per name and 27% below k=5 at 16 (docs/design.md, "Choosing k").</summary>
+    /// <summary>
+    /// The default bits per name of a <see cref="FilterFile"/>: within 2% of the best rate at 8 bits per name and 27% below
+    /// k=5 at 16. The stream-existence filter's own default is <see cref="StreamExistenceFilterOptions.DefaultK"/>.
+    /// </summary>
     public const int DefaultK = 6;
 
     /// <summary>The largest k a file can hold.</summary>

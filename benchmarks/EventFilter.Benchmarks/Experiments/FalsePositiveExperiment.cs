@@ -9,14 +9,27 @@ namespace EventFilter.Benchmarks.Experiments;
 /// (<see cref="FalsePositiveModel.Expected"/>) and the classic unblocked formula. "Bits per name" counts filter bits
 /// (480 per line), as the published tables do; the file is 512/480 of that. 7.5 is EventStoreDB's sizing, one byte
 /// of file per name. Each cell is a new filter with its own hash seed, so the cells are independent samples.
+/// <c>fpr per-stream [names] [bytes per stream, comma-separated]</c> runs only the second table (<see cref="PerStream"/>),
+/// by default at 10,000,000 names and 0.5, 1, 2 and 4 bytes per stream; one size a run keeps each run short.
 /// </summary>
 public static partial class FalsePositiveExperiment
 {
     private const int AddedNames = 1 << 20;
     private const int QueryGenerations = 4; // 4 x 1M absent names per cell
 
-    public static int Run()
+    private static readonly double[] BytesPerStream = [0.5, 1, 2, 4];
+
+    public static int Run(string[] args)
     {
+        if (args.Length > 1 && args[1] == "per-stream")
+        {
+            int names = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 10_000_000;
+            double[] sizes = args.Length > 3 ? [.. args[3].Split(',').Select(b => double.Parse(b, CultureInfo.InvariantCulture))] : BytesPerStream;
+            var absentPool = new StreamNames("ledger", Math.Min(names, AddedNames));
+            PerStream.Run(names, sizes, new StreamNames("orders", names), absentPool, new bool[absentPool.Count]);
+            return 0;
+        }
+
         var added = new StreamNames("orders", AddedNames);
         var absent = new StreamNames("ledger", AddedNames);
         bool[] results = new bool[AddedNames];
@@ -55,7 +68,7 @@ public static partial class FalsePositiveExperiment
         Console.WriteLine();
         MarkdownTable.Print(["bits/name", "k", "measured FPR", "blocked model", "measured/model", "classic formula"], rows);
         Console.WriteLine();
-        PerStream.Run(added, absent, results);
+        PerStream.Run(AddedNames, BytesPerStream, added, absent, results);
         return 0;
     }
 

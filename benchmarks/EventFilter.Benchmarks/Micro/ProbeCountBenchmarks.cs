@@ -5,7 +5,7 @@ namespace EventFilter.Benchmarks.Micro;
 
 /// <summary>
 /// What the k that <see cref="StreamExistenceFilterOptions.ExpectedStreams"/> picks at 2 bytes per stream (9 bits per
-/// lookup and per add) costs against the default 6, at 256 MiB and the load
+/// lookup and per add) costs against k = 6, at 256 MiB and the load
 /// that k is for: 128M names, 2 bytes of file each. Lookups of absent and present names, one at a time and in a batch,
 /// and adds of new names. <c>--filter *ProbeCount*</c>; K = 6 is the baseline of each pair.
 /// </summary>

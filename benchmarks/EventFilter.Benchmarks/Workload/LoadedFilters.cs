@@ -5,7 +5,7 @@ using EventFilter.Format;
 namespace EventFilter.Benchmarks.Workload;
 
 /// <summary>
-/// Filter files at design load that hold the hit names, built once per size and cached on disk: filling 1 GiB takes
+/// Filter files at design load, at the stream-existence filter's default k, that hold the hit names, built once per size and cached on disk: filling 1 GiB takes
 /// minutes (a billion adds), and BenchmarkDotNet runs every case in a fresh process. Filler names are random 64-bit
 /// hashes added with <see cref="FilterFile.AddHashes"/>; a real name's hash is uniformly random, so this is the same
 /// filter a real workload would build, without keeping a billion names in memory.
@@ -59,17 +59,18 @@ public static class LoadedFilters
     /// <summary>Builds a filter at <paramref name="sizeBytes"/> with <paramref name="names"/> random hashes (no hit names) unless cached.</summary>
     public static string EnsureBuilt(long sizeBytes, long? names = null) =>
         names is null
-            ? EnsureBuilt(sizeBytes, DesignLoad.Names(sizeBytes), FilterFileOptions.DefaultK, withHits: true)
-            : EnsureBuilt(sizeBytes, names.Value, FilterFileOptions.DefaultK, withHits: false);
+            ? EnsureBuilt(sizeBytes, DesignLoad.Names(sizeBytes), StreamExistenceFilterOptions.DefaultK, withHits: true)
+            : EnsureBuilt(sizeBytes, names.Value, StreamExistenceFilterOptions.DefaultK, withHits: false);
 
     /// <summary>
     /// A filter with <paramref name="k"/> probes holding <paramref name="names"/> names in all: random hashes, and the
-    /// hit pool among them when <paramref name="withHits"/>. Cached by size, count and k (k = 6 keeps the old names).
+    /// hit pool among them when <paramref name="withHits"/>. Cached by size, count and k; k = 6, the default before
+    /// <see cref="StreamExistenceFilterOptions.DefaultK"/>, keeps the names without a k, so no cache built at 6 serves another k.
     /// </summary>
     private static string EnsureBuilt(long sizeBytes, long names, int k, bool withHits)
     {
         long filler = withHits ? Math.Max(0, names - StreamNames.PoolSize) : names;
-        string probes = k == FilterFileOptions.DefaultK ? "" : $"-k{k}";
+        string probes = k == 6 ? "" : $"-k{k}";
         string path = BenchmarkDirectory.Cached($"loaded-v{FilterHeader.CurrentVersion}-{sizeBytes >> 20}MiB-{filler}{probes}{(withHits ? "-hits" : "")}.filter");
         if (File.Exists(path))
         {

@@ -39,8 +39,8 @@ internal static class SizingCommand
         };
         var k = new Option<int>("--k")
         {
-            Description = $"Bits per stream in the blocked model. Default {FilterFileOptions.DefaultK}, what new files use.",
-            DefaultValueFactory = _ => FilterFileOptions.DefaultK,
+            Description = $"Bits per stream in the blocked model. Default {StreamExistenceFilterOptions.DefaultK}, what new stream-existence filter files use.",
+            DefaultValueFactory = _ => StreamExistenceFilterOptions.DefaultK,
             CustomParser = result => (int)CommonSymbols.ParseCount(result, 1, FilterFileOptions.MaxK),
         };
         Option<bool> json = CommonSymbols.Json();

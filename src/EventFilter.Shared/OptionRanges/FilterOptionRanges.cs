@@ -34,7 +34,7 @@ internal static class FilterOptionRanges
 
     public const string CatchUpCheckpointRecordsAccepted = "a whole number of records from 1 to 9223372036854775807, e.g. 1000000";
 
-    public const string ExpectedStreamsAccepted = "a whole number of streams from 1 to 9223372036854775807, e.g. 128000000, or nothing to keep k = 6";
+    public const string ExpectedStreamsAccepted = "a whole number of streams from 1 to 9223372036854775807, e.g. 128000000, or nothing for the default k = 8";
 
     /// <summary>The sizes accepted, in bytes; the hosting package adds how the text may be written.</summary>
     public static string SizeAccepted { get; } = string.Create(

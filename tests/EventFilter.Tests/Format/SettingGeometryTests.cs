@@ -142,11 +142,11 @@ public sealed class SettingGeometryTests : IDisposable
     [Fact]
     public void The_example_header_of_the_file_format_page_is_what_a_new_file_writes()
     {
-        var header = new FilterHeader(FilterHeader.FilterBitsVersion, 6, 1_000_000, 16_667, 0, new Guid("00112233-4455-6677-8899-aabbccddeeff"));
+        var header = new FilterHeader(FilterHeader.FilterBitsVersion, StreamExistenceFilterOptions.DefaultK, 1_000_000, 16_667, 0, new Guid("00112233-4455-6677-8899-aabbccddeeff"));
         var bytes = new byte[64];
         header.WriteTo(bytes);
         Assert.Equal(
-            "455646494C544552030006000100000040420F00000000001B410000000000000000000000000000" +
+            "455646494C544552030008000100000040420F00000000001B410000000000000000000000000000" +
             "33221100554477668899AABBCCDDEEFF00000000",
             Convert.ToHexString(bytes[..60]));
     }

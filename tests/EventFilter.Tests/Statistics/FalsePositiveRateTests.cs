@@ -40,9 +40,9 @@ public sealed class FalsePositiveRateTests : IDisposable
     }
 
     [Fact]
-    public void The_default_k_is_near_best_at_eight_bits_and_better_than_that_best_at_sixteen()
+    public void A_filter_files_default_k_is_near_best_at_eight_bits_and_better_than_that_best_at_sixteen()
     {
-        // Operators size at 1-2 bytes per stream, so k must serve both 8 and 16 bits per name (docs/design.md, "Choosing k").
+        // What FilterFileOptions.DefaultK's summary says; the stream-existence filter's default is DefaultKTests'.
         const long lines = 1_000_000;
         double AtBits(int bits, int k) => FalsePositiveModel.Expected(lines * 480.0 / bits, lines, k);
         int bestAt8 = FalsePositiveModel.BestK(8);
