@@ -82,6 +82,25 @@ public sealed class StartFailureTests : IDisposable
         Assert.Equal(before, DescriptorLimitStartTests.Snapshot(data));
     }
 
+    /// <summary>Was: a damaged control file's hint said to move a directory out of filters/, which is not where it is.</summary>
+    [Fact]
+    public void A_damaged_control_log_is_refused_in_one_line_that_says_not_to_remove_it()
+    {
+        string data = FilledDataDirectory(_directory.Path);
+        string control = Path.Combine(data, "control-0.log");
+        using (FileStream file = File.OpenWrite(control))
+        {
+            file.Write("damaged"u8);
+        }
+
+        Dictionary<string, string> before = DescriptorLimitStartTests.Snapshot(data);
+        string line = Refused(5, Run([], data));
+        Assert.Contains($"'{control}' is not a control log", line, StringComparison.Ordinal);
+        Assert.Contains("Do not move or delete it", line, StringComparison.Ordinal);
+        Assert.DoesNotContain("out of filters/", line, StringComparison.Ordinal);
+        Assert.Equal(before, DescriptorLimitStartTests.Snapshot(data));
+    }
+
     /// <summary>Was: a start that listened and then refused every create, with no word at start.</summary>
     [Fact]
     public void Max_clients_that_do_not_fit_the_descriptor_limit_are_refused_in_one_line_changing_nothing()

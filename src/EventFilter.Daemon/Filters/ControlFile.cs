@@ -56,7 +56,7 @@ internal sealed class ControlFile : IDisposable
             // No header: epoch 0, the lowest, given a header when it is switched to.
             if (!ControlLogFormat.TryReadFile(content, out uint epoch, out int position, records))
             {
-                throw new InvalidDataException($"'{path}' is not a control log: its header is of another format or fails its checksum.");
+                throw ControlFile.Damaged(path);
             }
 
             // Zeros after the records: whatever follows a torn record, or a record of an earlier epoch, goes.
@@ -158,5 +158,20 @@ internal sealed class ControlFile : IDisposable
             map.Dispose();
             throw;
         }
+    }
+
+    /// <summary>Marks the error of a damaged control file (<see cref="Damaged"/>) in its <see cref="Exception.Data"/>.</summary>
+    public const string DamagedKey = "EventFilter.Daemon.DamagedControlLog";
+
+    /// <summary>
+    /// The error of a control file whose header is of another format or fails its checksum. Unlike a damaged filter's
+    /// directory it may not be moved away: it may hold the only record of creates, drops and held items, so the start's
+    /// refusal says so (Server/FilterLifetime.cs).
+    /// </summary>
+    public static InvalidDataException Damaged(string path)
+    {
+        var error = new InvalidDataException($"'{path}' is not a control log: its header is of another format or fails its checksum.");
+        error.Data[DamagedKey] = path;
+        return error;
     }
 }

@@ -177,7 +177,7 @@ internal static class StartCheck
 
             if (!ControlLogFormat.TryReadFile(File.ReadAllBytes(path), out _, out _, records))
             {
-                throw new InvalidDataException($"'{path}' is not a control log: its header is of another format or fails its checksum.");
+                throw ControlFile.Damaged(path);
             }
         }
 

@@ -35,6 +35,11 @@ internal sealed class FilterLifetime(FilterStore store) : IHostedService
             problem = $"cannot start: {e.Message} Nothing was changed.";
             return false;
         }
+        catch (InvalidDataException e) when (e.Data.Contains(ControlFile.DamagedKey))
+        {
+            problem = $"cannot open the filters: {e.Message} Nothing was changed. Do not move or delete it: it may hold the only record of creates, drops and items since the last sync. Keep a copy of the data directory and restore the file from a backup, or run the release that wrote it (docs/daemon-design.md, \"Control-log recovery\").";
+            return false;
+        }
         catch (InvalidDataException e)
         {
             problem = $"cannot open the filters: {e.Message} Nothing was changed. `eventfilter inspect` on the data directory shows each filter's state; to start without a damaged filter, move its directory out of filters/ (docs/daemon-design.md, \"Durability\").";

@@ -36,7 +36,7 @@ internal static partial class Log
     [LoggerMessage(112, LogLevel.Information, "Health is now {Status}: {Reason}", EventName = "HealthChanged")]
     public static partial void HealthChanged(ILogger logger, string status, string reason);
 
-    [LoggerMessage(113, LogLevel.Warning, "Filter directory {Directory} is removed: its digest log is missing, shorter than its header or starts with zeros, so its create never reached the disk (power loss within a sync interval of it)", EventName = "UnwrittenFilterDropped")]
+    [LoggerMessage(113, LogLevel.Warning, "Filter directory {Directory} is removed: its digest log is missing, shorter than its header or starts with zeros, so its create was cut before the header was on the disk (a crash or power loss during the create, or within a sync interval of it); what was acknowledged of it, the control log brings back", EventName = "UnwrittenFilterDropped")]
     public static partial void UnwrittenFilterDropped(ILogger logger, string directory);
 
     [LoggerMessage(120, LogLevel.Information, "{Layers} layers caught up from the start of their digest logs: their checkpoints were missing, unusable or of an earlier file, as a crash leaves them", EventName = "CheckpointsIgnoredAtStart")]
