@@ -59,7 +59,7 @@ public sealed class StreamExistenceFilterHostingOptions
     /// <value>The default value is 0.01 (1%).</value>
     public double AllOnesRebuildThreshold { get; set; } = FilterOptionRanges.DefaultAllOnesRebuildThreshold;
 
-    /// <summary>During catch-up, a checkpoint is taken after this many records, so that an interrupted rebuild resumes; at least 1.</summary>
+    /// <summary>During catch-up, checkpoints are at least this many records apart (and, in a large file, spaced by their cost), so that an interrupted rebuild resumes; at least 1.</summary>
     /// <value>The default value is 16,000,000.</value>
     public long CatchUpCheckpointRecords { get; set; } = FilterOptionRanges.DefaultCatchUpCheckpointRecords;
 

@@ -26,6 +26,12 @@ public sealed partial class FilterFile
         set => _journal.Folded = value;
     }
 
+    /// <inheritdoc cref="ChangeJournal.PendingBytes"/>
+    internal long PendingFlushBytes() => _journal.PendingBytes();
+
+    /// <summary>The file's length in bytes: the most a flush writes.</summary>
+    internal long LengthBytes => _file.Length;
+
     /// <summary>
     /// Makes every add that completed before this call durable: appends each changed line to the journal and fsyncs
     /// it. Adds and lookups carry on while it runs, never waiting for it; concurrent flushes run one at a time.

@@ -46,11 +46,11 @@ public sealed class StreamExistenceFilterOptions
     public double AllOnesRebuildThreshold { get; init; } = FilterOptionRanges.DefaultAllOnesRebuildThreshold;
 
     /// <summary>
-    /// During catch-up, a checkpoint is taken after this many records, so an interrupted rebuild resumes. Each one
-    /// flushes every page touched since the last, which for a large filter is most of the file: at 1M records a
-    /// 256 MB catch-up runs at about half the rate it reaches with one final checkpoint (docs/benchmarks-checkpoints.md,
-    /// "Catch-up checkpoints").
-    /// The default value is 16,000,000: about 3 s of re-reading after an interruption.
+    /// During catch-up, checkpoints are at least this many records apart, so an interrupted rebuild resumes. Each one
+    /// flushes every page touched since the last, which for a large filter is most of the file, so in a file of
+    /// 64 MiB or more they also wait until the catch-up has worked 19 times as long as the last one took: together
+    /// they take at most a twentieth of its time (docs/design.md, "Open sequence").
+    /// The default value is 16,000,000.
     /// </summary>
     public long CatchUpCheckpointRecords { get; init; } = FilterOptionRanges.DefaultCatchUpCheckpointRecords;
 
@@ -104,6 +104,13 @@ public sealed class StreamExistenceFilterOptions
     /// "Hot path"). False reads between batches, as on one thread: for the <c>scale</c> experiment's same-run comparison.
     /// </summary>
     internal bool CatchUpReadAhead { get; init; } = true;
+
+    /// <summary>
+    /// The smallest filter file whose catch-up spaces its checkpoints by their time as well as by records
+    /// (<see cref="Durability.CatchUpCheckpoints"/>); a smaller one's checkpoints write at most this much, and go by the
+    /// record count alone. Internal: tests set 0 to exercise the timing on small files. The default value is 64 MiB.
+    /// </summary>
+    internal long CatchUpTimedCheckpointBytes { get; init; } = 64L << 20;
 
     /// <summary>How a catch-up adds what it reads; the others are for same-run comparisons. The default value is by region.</summary>
     internal Durability.CatchUpAdds CatchUpAdds { get; init; } = Durability.CatchUpAdds.Regions;

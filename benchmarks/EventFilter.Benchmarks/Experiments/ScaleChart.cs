@@ -8,7 +8,8 @@ namespace EventFilter.Benchmarks.Experiments;
 /// <c>scale --plot FILE.json</c>: the chart of a <c>scale</c> run (FILE.png and FILE.svg beside it, drawn with ScottPlot
 /// as the stream-creation chart is) and its phase table in Markdown. Cost per name against size, each as a multiple
 /// of the same run's pointer chase at that size (so the chase is the line at 1): each size's best round of the
-/// catch-up paths, and its phases.
+/// catch-up paths (on every core and, from a run with --pinned, on one CPU; with the default options dashed beside
+/// the same catch-up without intermediate checkpoints), and its phases.
 /// </summary>
 internal static class ScaleChart
 {
@@ -28,10 +29,20 @@ internal static class ScaleChart
             top = Math.Max(top, Series(plot, x, phases.Select(ratio), label, colour, dashed));
         void Line(Func<JsonObject, double> ns, string label, string colour) => Ratio(p => ns(p) / Double(p, "chase_ns"), label, colour);
         Ratio(p => 1, "pointer chase (same run) = 1", "#7f7f7f", dashed: true);
-        foreach (string path in new[] { "region, 1 thread", $"region, {cores} threads" })
+        foreach ((string path, bool pinned, string label, string colour, bool dashed) in new[]
         {
-            // Each catch-up round has its own chase: its best ratio.
-            Ratio(p => BestRound(rows, Long(p, "size_mib"), path), $"catch-up, {path} (best round)", path.Contains("1 thread", StringComparison.Ordinal) ? "#1f77b4" : "#17becf");
+            ("region, 1 thread", false, "region, 1 thread", "#1f77b4", false),
+            ($"region, {cores} threads", false, $"region, {cores} threads, no intermediate checkpoints", "#17becf", false),
+            ($"default options, {cores} threads", false, $"default options, {cores} CPUs", "#17becf", true),
+            ("region, 1 thread", true, "1 CPU (taskset -c 0), no intermediate checkpoints", "#bcbd22", false),
+            ("default options, 1 thread", true, "default options, 1 CPU (taskset -c 0)", "#bcbd22", true),
+        })
+        {
+            // Each catch-up round has its own chase: its best ratio. A run without --pinned has no pinned rows: no line.
+            if (rows.Any(r => r["path"]!.GetValue<string>() == path && Pinned(r) == pinned))
+            {
+                Ratio(p => BestRound(rows, Long(p, "size_mib"), path, pinned), $"catch-up, {label} (best round)", colour, dashed);
+            }
         }
 
         Line(p => Double(p, "lookup_hit_1t_ns"), "lookup hit, 1 thread", "#d62728");
@@ -94,8 +105,10 @@ internal static class ScaleChart
 
     private static IReadOnlyList<string> Row(string name, JsonObject[] phases, Func<JsonObject, string> cell) => [name, .. phases.Select(cell)];
 
-    private static double BestRound(JsonObject[] rows, long sizeMib, string path) =>
-        rows.Where(r => Long(r, "size_mib") == sizeMib && r["path"]!.GetValue<string>() == path).Select(r => Double(r, "x_chase")).DefaultIfEmpty(double.NaN).Min();
+    private static double BestRound(JsonObject[] rows, long sizeMib, string path, bool pinned) =>
+        rows.Where(r => Long(r, "size_mib") == sizeMib && r["path"]!.GetValue<string>() == path && Pinned(r) == pinned).Select(r => Double(r, "x_chase")).DefaultIfEmpty(double.NaN).Min();
+
+    private static bool Pinned(JsonObject row) => row["pinned"]?.GetValue<bool>() == true;
 
     /// <summary>Adds a line; returns its highest point.</summary>
     private static double Series(Plot plot, double[] x, IEnumerable<double> y, string label, string colour, bool dashed)

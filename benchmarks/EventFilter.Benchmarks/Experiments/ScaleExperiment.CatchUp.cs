@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Text.Json.Nodes;
 using EventFilter.Benchmarks.Baseline;
 using EventFilter.Benchmarks.Workload;
 
@@ -8,32 +9,57 @@ namespace EventFilter.Benchmarks.Experiments;
 public static partial class ScaleExperiment
 {
     /// <summary>
-    /// Opens a fresh filter, then times <c>CatchUpAsync</c> from 0 to ready (the first touch of every page included),
-    /// with its checkpoint only at the end: the adds are measured, not the disk. Then asks every name.
+    /// Opens a fresh filter, then times <c>CatchUpAsync</c> from 0 to ready (the first touch of every page included).
+    /// Only a path with the default options checkpoints before the end; the others measure the adds, not the disk.
+    /// Then asks every name. Returns the checkpoints taken before ready too: how many, their time and bytes.
     /// </summary>
-    private static (double NsPerName, long FalseNegatives) CatchUpOnce(long size, PackedNameLog log, CatchUpPath path)
+    private static (double NsPerName, long FalseNegatives, JsonObject Checkpoints) CatchUpOnce(long size, PackedNameLog log, CatchUpPath path)
     {
         string directory = BenchmarkDirectory.Scratch($"scale-{Guid.NewGuid():N}");
-        var options = new StreamExistenceFilterOptions
-        {
-            DataDirectory = directory, SizeBytes = size, CatchUpCheckpointRecords = long.MaxValue,
-            CatchUpThreads = path.Threads, CatchUpAdds = path.Adds, CatchUpReadAhead = path.ReadAhead,
-        };
+        StreamExistenceFilterOptions options = path.Defaults
+            ? new StreamExistenceFilterOptions { DataDirectory = directory, SizeBytes = size }
+            : new StreamExistenceFilterOptions
+            {
+                DataDirectory = directory, SizeBytes = size, CatchUpCheckpointRecords = long.MaxValue,
+                CatchUpThreads = path.Threads, CatchUpAdds = path.Adds, CatchUpReadAhead = path.ReadAhead,
+            };
+        var checkpoints = new CheckpointTally();
         try
         {
-            using var filter = new StreamExistenceFilter(options, log);
+            using var filter = new StreamExistenceFilter(options, log, checkpoints);
             filter.Open();
             long started = Stopwatch.GetTimestamp();
             Task catchUp = filter.CatchUpAsync(CancellationToken.None);
             filter.WhenReady.GetAwaiter().GetResult();
             double ns = Stopwatch.GetElapsedTime(started).TotalNanoseconds;
+            JsonObject taken = checkpoints.Snapshot();
             catchUp.GetAwaiter().GetResult();
-            return (ns / log.EndPosition, FalseNegatives(filter.ServingFile!, log));
+            return (ns / log.EndPosition, FalseNegatives(filter.ServingFile!, log), taken);
         }
         finally
         {
             Directory.Delete(directory, recursive: true);
         }
+    }
+
+    /// <summary>The checkpoints a catch-up takes: how many, their wall time and the bytes they wrote.</summary>
+    private sealed class CheckpointTally : FilterObserver
+    {
+        private long _count, _bytes, _ticks;
+
+        public override void CheckpointWritten(string path, long position, FlushResult flush)
+        {
+            Interlocked.Increment(ref _count);
+            Interlocked.Add(ref _bytes, flush.BytesFlushed);
+            Interlocked.Add(ref _ticks, flush.Duration.Ticks);
+        }
+
+        public JsonObject Snapshot() => new()
+        {
+            ["count"] = Interlocked.Read(ref _count),
+            ["seconds"] = Math.Round(TimeSpan.FromTicks(Interlocked.Read(ref _ticks)).TotalSeconds, 3),
+            ["mib"] = Math.Round(Interlocked.Read(ref _bytes) / (double)MiB, 1),
+        };
     }
 
     /// <summary>

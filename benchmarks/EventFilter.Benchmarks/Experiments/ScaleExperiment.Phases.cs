@@ -5,7 +5,8 @@ using EventFilter.Benchmarks.Workload;
 namespace EventFilter.Benchmarks.Experiments;
 
 /// <summary>
-/// The phases of <c>scale</c> after the catch-up rounds, on one filter with the default options: its catch-up and
+/// The phases of <c>scale</c> after the catch-up rounds, on one filter with the default options (so its catch-up and
+/// the resize's checkpoint every 16M records, as a user's do): its catch-up and
 /// final checkpoint, lookups (hit and miss) on one thread and on every core, reopen to ready and the verify rates,
 /// then an online resize to twice the size with lookups of added names running throughout, each "no" a false negative.
 /// </summary>
@@ -18,7 +19,7 @@ public static partial class ScaleExperiment
     private static JsonObject Phases(long size, PackedNameLog log, PackedNameLog hits, PackedNameLog absent, int cores, ref long falseNegatives)
     {
         string directory = BenchmarkDirectory.Scratch($"scale-phases-{Guid.NewGuid():N}");
-        var options = new StreamExistenceFilterOptions { DataDirectory = directory, SizeBytes = size, CatchUpCheckpointRecords = long.MaxValue };
+        var options = new StreamExistenceFilterOptions { DataDirectory = directory, SizeBytes = size };
         var phases = new JsonObject();
         try
         {
@@ -99,7 +100,7 @@ public static partial class ScaleExperiment
     /// </summary>
     private static JsonObject Resize(StreamExistenceFilterOptions old, PackedNameLog log, PackedNameLog hits, ref long falseNegatives)
     {
-        var options = new StreamExistenceFilterOptions { DataDirectory = old.DataDirectory, SizeBytes = old.SizeBytes * 2, CatchUpCheckpointRecords = long.MaxValue };
+        var options = new StreamExistenceFilterOptions { DataDirectory = old.DataDirectory, SizeBytes = old.SizeBytes * 2 };
         using var filter = new StreamExistenceFilter(options, log);
         long started = Stopwatch.GetTimestamp();
         filter.Open();

@@ -9,17 +9,20 @@ namespace EventFilter.Benchmarks.Experiments;
 
 /// <summary>
 /// <c>scale [--large | --sizes MIB,...] [--rounds R] [--bytes-per-name B] [--max-names-millions M] [--only PATH]
-/// [--no-phases] [--generated-log] [--json FILE]</c>, <c>scale --verify-only [--sizes ...] [--rounds R]</c>,
+/// [--no-phases] [--generated-log] [--pinned] [--json FILE]</c>, <c>scale --verify-only [--sizes ...] [--rounds R]</c>,
 /// <c>scale --machine-only [--sizes ...] [--rounds R] [--huge-pages]</c>, <c>scale --plot FILE.json</c>.
 /// At 256 MiB and 1 GiB (and 4 GiB with --large), with a name per B bytes of filter (8 by default, at most M million,
 /// 160 by default): first the catch-up rounds, a fresh filter caught up from an
 /// in-memory log by the previous path (4,096-record reads through the prefetch pipeline), by large batches with the
 /// deep prefetch but not partitioned, and by the region path on one thread and on every core; per name to ready,
 /// beside a dependent pointer chase over a buffer of the same size and the time to read the log alone, both taken in
-/// the same round. The paths alternate within a round and change order between rounds. Then the phases, on one filter
+/// the same round, and the catch-up with the default options (checkpoints every 16M records included) beside the one
+/// without intermediate checkpoints. With --pinned, the experiment then runs itself again under <c>taskset -c 0</c>
+/// for the catch-up rounds on one CPU (ScaleExperiment.Pinned.cs). The paths alternate within a round and change order
+/// between rounds. Then the phases, on one filter
 /// with the default options (ScaleExperiment.Phases.cs): catch-up and final checkpoint, lookups, reopen and verify,
 /// online resize. Every added name is asked after each catch-up and the resize, and throughout the resize; one false
-/// negative fails the run (exit 1). --only keeps the catch-up paths whose name contains PATH (to profile one). Each
+/// negative fails the run (exit 1). --only keeps the catch-up paths whose name contains PATH (or one of PATH|PATH...). Each
 /// path first runs one untimed catch-up into 64 MiB, so that the timed ones run optimised code.
 /// </summary>
 public static partial class ScaleExperiment
@@ -84,10 +87,17 @@ public static partial class ScaleExperiment
             new("pipeline (before)", 1, CatchUpAdds.Pipeline), new("unpartitioned, 1 thread", 1, CatchUpAdds.Unpartitioned),
             new("region, 1 thread", 1, CatchUpAdds.Regions), new($"region, {cores} threads", cores, CatchUpAdds.Regions),
             new($"region, {cores} threads, reads between batches", cores, CatchUpAdds.Regions, ReadAhead: false),
+            new(DefaultsPath(cores), cores, CatchUpAdds.Regions, Defaults: true),
         ];
+        if (args.Contains(PinnedChild))
+        {
+            paths = PinnedPaths(); // under taskset -c 0: what one CPU runs, with and without the catch-up's checkpoints
+        }
+
         if (Option(args, "--only") is { } only)
         {
-            paths = paths.Where(p => p.Name.Contains(only, StringComparison.Ordinal)).ToArray(); // to profile one path
+            // To profile one path, or a few: alternatives separated by '|'.
+            paths = paths.Where(p => only.Split('|').Any(o => p.Name.Contains(o, StringComparison.Ordinal))).ToArray();
         }
 
         // One untimed catch-up per path into 64 MiB first, so that no timed round runs code the JIT has not optimised.
@@ -130,7 +140,7 @@ public static partial class ScaleExperiment
                 _ = PopulateAloneNs(size, names, cores);
                 foreach (CatchUpPath path in round % 2 == 1 ? paths : paths.Reverse())
                 {
-                    (double ns, long missing) = CatchUpOnce(size, log, path);
+                    (double ns, long missing, JsonObject checkpoints) = CatchUpOnce(size, log, path);
                     double populateNs = PopulateAloneNs(size, names, path.Adds == CatchUpAdds.Pipeline ? 1 : path.Threads);
                     falseNegatives += missing;
                     Console.Error.WriteLine($"  round {round}, {path.Name}: {ns:F1} ns/name, chase {chaseNs:F1}, log read alone {readNs:F1}, populate alone {populateNs:F1}, false negatives {missing}");
@@ -139,11 +149,12 @@ public static partial class ScaleExperiment
                         ["size_mib"] = size / MiB, ["names"] = names, ["generated_log"] = generated, ["path"] = path.Name, ["threads"] = path.Threads, ["round"] = round,
                         ["ns_per_name"] = Math.Round(ns, 1), ["chase_ns"] = Math.Round(chaseNs, 1), ["x_chase"] = Math.Round(ns / chaseNs, 3),
                         ["false_negatives"] = missing, ["log_read_alone_ns"] = Math.Round(readNs, 1), ["populate_alone_ns"] = Math.Round(populateNs, 1),
+                        ["cpus"] = cores, ["pinned"] = args.Contains(PinnedChild), ["catch_up_checkpoints"] = checkpoints,
                     });
                 }
             }
 
-            if (!args.Contains("--no-phases"))
+            if (!args.Contains("--no-phases") && !args.Contains(PinnedChild))
             {
                 Console.Error.WriteLine($"{size / MiB} MiB: phases (catch-up, lookups, checkpoint, reopen, verify, resize)...");
                 JsonObject phases = Phases(size, log, hits, absent, cores, ref falseNegatives);
@@ -154,6 +165,11 @@ public static partial class ScaleExperiment
                 Console.Error.WriteLine($"  {phases.ToJsonString()}");
                 phaseRows.Add(phases);
             }
+        }
+
+        if (args.Contains("--pinned") && !args.Contains(PinnedChild))
+        {
+            falseNegatives += RunPinned(args, rows);
         }
 
         var result = new JsonObject
@@ -180,6 +196,8 @@ public static partial class ScaleExperiment
         {
             PrintGoals(rows, machineRows, sizes, paths, one, all);
         }
+
+        PrintDefaults(rows, sizes);
 
         Console.WriteLine($"load average: {result["load_average"]}; false negatives: {falseNegatives}");
         return falseNegatives == 0 ? 0 : 1;
@@ -230,5 +248,10 @@ public static partial class ScaleExperiment
         Option(args, name) is { } value ? int.Parse(value, CultureInfo.InvariantCulture) : fallback;
 
     /// <summary>A catch-up path: how it adds, and its thread cap.</summary>
-    private sealed record CatchUpPath(string Name, int Threads, CatchUpAdds Adds, bool ReadAhead = true);
+    /// <remarks>
+    /// <paramref name="Defaults"/>: the options a user gets (only the directory and size set), so the catch-up
+    /// checkpoints every <see cref="StreamExistenceFilterOptions.CatchUpCheckpointRecords"/> records; the other paths
+    /// checkpoint only at the end.
+    /// </remarks>
+    private sealed record CatchUpPath(string Name, int Threads, CatchUpAdds Adds, bool ReadAhead = true, bool Defaults = false);
 }

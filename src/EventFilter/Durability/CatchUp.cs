@@ -4,8 +4,9 @@ namespace EventFilter.Durability;
 
 /// <summary>
 /// Step 3 of the open sequence: read the log from the checkpoint to its end and add every name with the batch path.
-/// Checkpoints every <see cref="StreamExistenceFilterOptions.CatchUpCheckpointRecords"/> records, so an interrupted
-/// catch-up (a rebuild, say) resumes where it stopped. The end is sampled again on reaching it, because the log grows.
+/// Checkpoints at least <see cref="StreamExistenceFilterOptions.CatchUpCheckpointRecords"/> records apart, and no
+/// more often than keeps their cost a small part of the catch-up's time (<see cref="CatchUpCheckpoints"/>), so an
+/// interrupted catch-up (a rebuild, say) resumes near where it stopped. The end is sampled again on reaching it, because the log grows.
 /// It never finishes below the durable end it was given: a log that breaks its rules is retried and reported
 /// (<see cref="LogWatch"/>), never taken at its word (docs/design.md, "The log's rules").
 /// </summary>
@@ -75,7 +76,8 @@ internal sealed class CatchUp
         var reporter = new CatchUpReporter(target.File.Path, start, Report, _options.TimeProvider);
         var watch = new LogWatch(target.File.Path, _observer, _options.TimeProvider, _options.LogPatience, Meanwhile);
         var end = new LogEnd(_log);
-        long records = 0, sinceCheckpoint = 0, waits = 0;
+        var checkpoints = new CatchUpCheckpoints(_options.CatchUpCheckpointRecords, _options.TimeProvider, timed: target.File.LengthBytes >= _options.CatchUpTimedCheckpointBytes);
+        long records = 0, waits = 0, expected = 0;
 
         while (true)
         {
@@ -134,7 +136,8 @@ internal sealed class CatchUp
                 if (records == 0)
                 {
                     // Before the first batch's adds, so that they too find their pages' private copies made.
-                    target.File.ExpectAdds(EstimateNames(batch.Count, from, batch.NextPosition, end.Value), pipeline ? 1 : _options.CatchUpThreads);
+                    expected = EstimateNames(batch.Count, from, batch.NextPosition, end.Value);
+                    target.File.ExpectAdds(expected, pipeline ? 1 : _options.CatchUpThreads);
                 }
 
                 if (batch.NextPosition < end.Value)
@@ -149,10 +152,9 @@ internal sealed class CatchUp
                 watch.Clear();
                 waits = 0;
                 records += batch.Count;
-                sinceCheckpoint += batch.Count;
-                if (sinceCheckpoint >= _options.CatchUpCheckpointRecords && target.Checkpoint(Position, epoch))
+                if (checkpoints.Added(batch.Count, expected, target.File.LengthBytes))
                 {
-                    sinceCheckpoint = 0;
+                    _ = checkpoints.Take(() => target.Checkpoint(Position, epoch), target.File.PendingFlushBytes());
                 }
 
                 reporter.Advanced(Position, end.Value, records);

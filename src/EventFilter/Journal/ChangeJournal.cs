@@ -121,6 +121,16 @@ internal sealed class ChangeJournal : IDisposable
         }
     }
 
+    /// <summary>
+    /// About what a flush would write now: the changed lines' journal records, or their blocks when those are fewer
+    /// bytes (the choice <see cref="Flush"/> makes). Reads the changed-line marks without taking them.
+    /// </summary>
+    public long PendingBytes()
+    {
+        (long lines, long blocks) = _changedLines!.CountWithGroups(groupShift: 6, groupOffset: 1);
+        return Math.Min(lines * JournalRecord.Length, blocks * BlockWriter.BlockSize);
+    }
+
     private FlushResult FlushLocked(long? position)
     {
         long started = _time.GetTimestamp();
