@@ -29,7 +29,9 @@ switch (args.FirstOrDefault())
         return AllocationCheck.Run();
     default:
         // `--isa all` (or e.g. `--isa avx2,scalar`): one job per probe pass, side by side (docs/benchmarks-instruction-sets.md).
+        // The config first: it takes `--job short` out of args, which its jobs replace.
         string? isa = InstructionSets.TakeOption(ref args);
-        BenchmarkSwitcher.FromAssembly(typeof(BenchmarkConfig).Assembly).Run(args, isa is null ? BenchmarkConfig.Create() : BenchmarkConfig.Create(InstructionSets.Select(isa), InstructionSets.TakeShortJob(ref args)));
+        BenchmarkDotNet.Configs.IConfig config = isa is null ? BenchmarkConfig.Create() : BenchmarkConfig.Create(InstructionSets.Select(isa), InstructionSets.TakeShortJob(ref args));
+        BenchmarkSwitcher.FromAssembly(typeof(BenchmarkConfig).Assembly).Run(args, config);
         return 0;
 }
