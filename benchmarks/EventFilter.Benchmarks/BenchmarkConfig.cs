@@ -1,6 +1,7 @@
 using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Diagnosers;
+using BenchmarkDotNet.Jobs;
 
 namespace EventFilter.Benchmarks;
 
@@ -14,4 +15,22 @@ public static class BenchmarkConfig
     public static IConfig Create() => ManualConfig.Create(DefaultConfig.Instance)
         .AddDiagnoser(MemoryDiagnoser.Default)
         .AddColumn(StatisticColumn.Median, StatisticColumn.Min);
+
+    /// <summary>
+    /// <see cref="Create()"/> with a job per probe pass (<see cref="InstructionSets"/>), each a process with its runtime
+    /// switches, the native one the baseline: BenchmarkDotNet's Job column then names the pass. The short job's
+    /// settings when <paramref name="shortRun"/> (the command line's <c>--job short</c>, which these jobs replace).
+    /// </summary>
+    public static IConfig Create(IReadOnlyList<(string Name, (string Name, string Value)[] Environment)> passes, bool shortRun)
+    {
+        IConfig config = Create();
+        foreach ((string name, (string Name, string Value)[] environment) in passes)
+        {
+            Job job = (shortRun ? Job.ShortRun : Job.Default).WithId(name)
+                .WithEnvironmentVariables(environment.Select(e => new EnvironmentVariable(e.Name, e.Value)).ToArray());
+            config = config.AddJob(name == "native" ? job.AsBaseline() : job);
+        }
+
+        return config;
+    }
 }

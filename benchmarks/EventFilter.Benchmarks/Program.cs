@@ -3,7 +3,7 @@ using EventFilter.Benchmarks;
 using EventFilter.Benchmarks.Experiments;
 
 // `flush`, `targets`, `scale`, `fpr`, `spread`, `follow` and `alloccheck` are console experiments; anything else goes to BenchmarkDotNet's switcher
-// (e.g. `--filter '*MightExist*' --job short`). See docs/benchmarks.md for every command and the page of its results.
+// (e.g. `--filter '*MightExist*' --job short`, and `--isa all` for a job per probe pass). See docs/benchmarks.md for every command and the page of its results.
 switch (args.FirstOrDefault())
 {
     case "flush":
@@ -15,7 +15,8 @@ switch (args.FirstOrDefault())
         return CheckpointExperiment.Run(json > 0 && json + 1 < args.Length ? args[json + 1] : null);
     case "targets":
         int targetsJson = Array.IndexOf(args, "--json");
-        return TargetsExperiment.Run(targetsJson > 0 && targetsJson + 1 < args.Length ? args[targetsJson + 1] : null);
+        string? targetsJsonPath = targetsJson > 0 && targetsJson + 1 < args.Length ? args[targetsJson + 1] : null;
+        return InstructionSets.TakeOption(ref args) is { } passes ? TargetsExperiment.RunPasses(passes, targetsJsonPath) : TargetsExperiment.Run(targetsJsonPath);
     case "scale":
         return ScaleExperiment.Run(args);
     case "fpr":
@@ -27,6 +28,10 @@ switch (args.FirstOrDefault())
     case "alloccheck":
         return AllocationCheck.Run();
     default:
-        BenchmarkSwitcher.FromAssembly(typeof(BenchmarkConfig).Assembly).Run(args, BenchmarkConfig.Create());
+        // `--isa all` (or e.g. `--isa avx2,scalar`): one job per probe pass, side by side (docs/benchmarks-instruction-sets.md).
+        // The config first: it takes `--job short` out of args, which its jobs replace.
+        string? isa = InstructionSets.TakeOption(ref args);
+        BenchmarkDotNet.Configs.IConfig config = isa is null ? BenchmarkConfig.Create() : BenchmarkConfig.Create(InstructionSets.Select(isa), InstructionSets.TakeShortJob(ref args));
+        BenchmarkSwitcher.FromAssembly(typeof(BenchmarkConfig).Assembly).Run(args, config);
         return 0;
 }

@@ -106,6 +106,11 @@ public sealed partial class FilterFile
             }
         }
 
+        if (!Blocked.BloomLines.HasPrefetch)
+        {
+            _ = _lines.TouchLines(hashes[..count]); // no prefetch instruction (ARM64): the chunk's lines loaded together instead
+        }
+
         return count;
     }
 

@@ -5,9 +5,15 @@
 // With the mode "fold" it drives a bare filter file instead, and folds its journal into the file after every
 // checkpoint: "phase fold" ... "phase folded".
 // Usage: EventFilter.TestHost <data-directory> <filter-size-bytes> [seed] [read-delay-ms] [serve|fold|fold-stall]
+// With the single argument "probes" it checks every probe form against the probe sequence instead (ProbePaths.cs).
 using System.Globalization;
 using EventFilter;
 using EventFilter.TestHost;
+
+if (args is ["probes"])
+{
+    Environment.Exit(ProbePaths.Run());
+}
 
 string directory = args[0];
 long size = long.Parse(args[1], CultureInfo.InvariantCulture);

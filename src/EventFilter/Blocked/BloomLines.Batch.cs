@@ -20,6 +20,18 @@ internal sealed unsafe partial class BloomLines
             return;
         }
 
+        if (!HasPrefetch)
+        {
+            for (int start = 0; start < hashes.Length; start += TouchChunk)
+            {
+                ReadOnlySpan<ulong> chunk = hashes.Slice(start, Math.Min(TouchChunk, hashes.Length - start));
+                _ = TouchLines(chunk);
+                MightExistPrefetched(chunk, results.Slice(start, chunk.Length));
+            }
+
+            return;
+        }
+
         PrefetchFirst(hashes);
         for (int i = 0; i < hashes.Length; i++)
         {
@@ -36,12 +48,48 @@ internal sealed unsafe partial class BloomLines
             return;
         }
 
+        if (!HasPrefetch)
+        {
+            for (int start = 0; start < hashes.Length; start += TouchChunk)
+            {
+                ReadOnlySpan<ulong> chunk = hashes.Slice(start, Math.Min(TouchChunk, hashes.Length - start));
+                _ = TouchLines(chunk);
+                AddPrefetched(chunk);
+            }
+
+            return;
+        }
+
         PrefetchFirst(hashes);
         for (int i = 0; i < hashes.Length; i++)
         {
             PrefetchAhead(hashes, i);
             Add(hashes[i]);
         }
+    }
+
+    /// <summary>A constant to the JIT: true where the processor has a prefetch instruction that .NET exposes (x86's).</summary>
+    public static bool HasPrefetch => Sse.IsSupported;
+
+    /// <summary>Lines touched at a time where there is no prefetch (<see cref="TouchLines"/>): as many as a hash chunk.</summary>
+    private const int TouchChunk = 64;
+
+    /// <summary>
+    /// The prefetch where .NET has no instruction for one (ARM64): a plain load of each key's line, in a loop of
+    /// nothing else, so that the out-of-order core has many of the misses in flight at once instead of meeting them
+    /// one by one inside the probes. Returns what it read, so that the loads are not dropped; the caller ignores it.
+    /// Not inlined for the same reason: the JIT must compute a value it returns.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public ulong TouchLines(ReadOnlySpan<ulong> hashes)
+    {
+        ulong seen = 0;
+        foreach (ulong hash in hashes)
+        {
+            seen |= *LineOf(hash);
+        }
+
+        return seen;
     }
 
     // The batch loops keep PrefetchDistance lines in flight: the first ones before the loop, then one more per key.

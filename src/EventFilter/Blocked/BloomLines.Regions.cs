@@ -44,6 +44,12 @@ internal sealed unsafe partial class BloomLines
             return;
         }
 
+        if (!HasPrefetch)
+        {
+            AddBatch(hashes); // no prefetch instruction (ARM64): each chunk's lines loaded together instead (TouchLines)
+            return;
+        }
+
         int ahead = Math.Min(GroupedPrefetchDistance, hashes.Length);
         for (int i = 0; i < ahead; i++)
         {

@@ -78,6 +78,16 @@ internal sealed unsafe partial class BloomLines
             return VectorProbes.AllSet(words, state, probes);
         }
 
+        if (Avx2Probes.IsSupported && probes <= Avx2Probes.MaxK)
+        {
+            return Avx2Probes.AllSet(words, state, probes);
+        }
+
+        if (Vector128Probes.IsSupported && probes <= Vector128Probes.MaxK)
+        {
+            return Vector128Probes.AllSet(words, state, probes);
+        }
+
         return ScalarBitsSet(words, state, probes);
     }
 }

@@ -19,9 +19,12 @@ internal sealed unsafe partial class BloomLines
     private readonly byte* _lines;
     private readonly uint _lineCount;
     private readonly int _k;
+    private readonly bool _vectorPass;
     private readonly bool _vectorProbes;
     private readonly bool _wideVectorProbes;
     private readonly Vector512<ulong> _unusedLanes;
+    private readonly Vector256<uint> _unusedAvx2Lanes;
+    private readonly Vector128<byte> _usedByteLanes;
     private readonly StripedSpinLock _locks;
     private readonly AtomicBitmap? _changed;
 
@@ -69,11 +72,15 @@ internal sealed unsafe partial class BloomLines
             }
         }
 
-        // The default k takes the 64-bit lanes, checked first, with the fields it had before wider k existed: a k
-        // chosen above 8 must not cost the default's lookups a load or a branch.
-        _vectorProbes = VectorProbes.IsSupported && k <= VectorProbes.NarrowMaxK;
-        _wideVectorProbes = VectorProbes.IsSupported && k > VectorProbes.NarrowMaxK && k <= VectorProbes.MaxK;
-        _unusedLanes = _vectorProbes ? VectorProbes.NarrowUnusedLanes(k) : default;
+        // The default k takes the first test, with the fields it had before wider k existed: a k chosen above 8 must
+        // not cost the default's lookups a load or a branch. Each processor has one vector pass (VectorAllSet).
+        bool vector = AnyVectorPass;
+        _vectorProbes = vector && k <= VectorProbes.NarrowMaxK;
+        _wideVectorProbes = vector && k > VectorProbes.NarrowMaxK && k <= VectorProbes.MaxK;
+        _vectorPass = _vectorProbes || _wideVectorProbes;
+        _unusedLanes = VectorProbes.IsSupported && _vectorProbes ? VectorProbes.NarrowUnusedLanes(k) : default;
+        _unusedAvx2Lanes = Avx2Probes.IsSupported ? Avx2Probes.UnusedLanes(k) : default;
+        _usedByteLanes = Vector128Probes.IsSupported ? Vector128Probes.UsedLanes(k) : default;
     }
 
     public uint LineCount => _lineCount;
@@ -148,14 +155,9 @@ internal sealed unsafe partial class BloomLines
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool AllBitsSetBranchFree(ulong* words, uint state)
     {
-        if (VectorProbes.IsSupported && _vectorProbes)
+        if (AnyVectorPass && _vectorPass)
         {
-            return VectorProbes.AllSet(words, state, _unusedLanes);
-        }
-
-        if (VectorProbes.IsSupported && _wideVectorProbes)
-        {
-            return VectorProbes.AllSet(words, state, _k);
+            return VectorAllSet(words, state);
         }
 
         ulong all = 1;
@@ -169,20 +171,38 @@ internal sealed unsafe partial class BloomLines
         return (all & 1) != 0;
     }
 
+    /// <summary>A constant to the JIT: false only where even 128-bit vectors are the software fallback.</summary>
+    private static bool AnyVectorPass => VectorProbes.IsSupported || Avx2Probes.IsSupported || Vector128Probes.IsSupported;
+
+    /// <summary>
+    /// The one vector pass this processor has (the checks are constants to the JIT, so only one remains): AVX-512,
+    /// AVX2, or 128-bit vectors (ARM64, or x86 without AVX2). All give the bits of <see cref="Probes"/>, k up to 16.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool VectorAllSet(ulong* words, uint state)
+    {
+        if (VectorProbes.IsSupported)
+        {
+            return _vectorProbes ? VectorProbes.AllSet(words, state, _unusedLanes) : VectorProbes.AllSet(words, state, _k);
+        }
+
+        if (Avx2Probes.IsSupported)
+        {
+            return _vectorProbes ? Avx2Probes.AllSet(words, state, _unusedAvx2Lanes) : Avx2Probes.AllSetWide(words, state, _unusedAvx2Lanes);
+        }
+
+        return Vector128Probes.AllSet(words, state, _usedByteLanes, _wideVectorProbes);
+    }
+
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private ulong* LineOf(ulong hash) => (ulong*)(_lines + ((ulong)Probes.Line(hash, _lineCount) << 6));
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool AllBitsSet(ulong* words, uint state)
     {
-        if (VectorProbes.IsSupported && _vectorProbes)
+        if (AnyVectorPass && _vectorPass)
         {
-            return VectorProbes.AllSet(words, state, _unusedLanes);
-        }
-
-        if (VectorProbes.IsSupported && _wideVectorProbes)
-        {
-            return VectorProbes.AllSet(words, state, _k);
+            return VectorAllSet(words, state);
         }
 
         return ScalarBitsSet(words, state, _k);
