@@ -73,7 +73,18 @@ internal sealed class JournalFold
     {
         AtomicBitmap blocks = _unfolded;
         _unfolded = new AtomicBitmap(blocks.Capacity);
-        _background = BackgroundThreads.Run("eventfilter fold", () => FoldInBackground(blocks, path, upTo, position));
+        try
+        {
+            _background = BackgroundThreads.Run("eventfilter fold", () => FoldInBackground(blocks, path, upTo, position));
+        }
+        catch (OutOfMemoryException e)
+        {
+            // No thread (the runtime reports a thread it cannot start, out of memory or of descriptors, so): the blocks
+            // taken above would be folded by no one, and the next fold deletes their journal. Every block is marked for
+            // the next fold instead, and the flush fails as an I/O failure does, to be retried.
+            _unfolded.AddAll();
+            throw new IOException($"The background fold of '{path}' could not start its thread; the next flush folds every block.", e);
+        }
     }
 
     /// <summary>Waits for a background fold to finish; with <paramref name="rethrow"/>, surfaces its failure.</summary>
