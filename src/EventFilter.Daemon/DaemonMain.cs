@@ -40,6 +40,12 @@ internal static class DaemonMain
             return 4;
         }
 
+        if (RespListener.TcpRefusal(options) is { } tcpInUse)
+        {
+            Console.Error.WriteLine($"eventfilterd: {tcpInUse}");
+            return 4;
+        }
+
         // Before the lock: a directory the daemon may not write (or a read-only mount) is not one in use.
         if (StartCheck.DataDirectoryRefusal(options.DataDirectory) is { } denied)
         {

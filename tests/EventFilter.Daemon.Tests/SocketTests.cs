@@ -78,7 +78,7 @@ public sealed class SocketTests
         string socket = Path.Combine(directory.Path, "s.sock");
         (int exitCode, string output) = DaemonProcess.RunToExit(directory.Path, socket, "--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture));
         Assert.True(exitCode == 4, $"exit {exitCode}:\n{output}");
-        Assert.Contains("eventfilterd: cannot listen: Address already in use", output, StringComparison.Ordinal);
+        Assert.Contains($"eventfilterd: cannot listen on 127.0.0.1:{port}: Address already in use", output, StringComparison.Ordinal);
         Assert.DoesNotContain("   at ", output, StringComparison.Ordinal);
         Assert.DoesNotContain("Hosting failed to start", output, StringComparison.Ordinal);
         Assert.False(File.Exists(socket), "the socket file it bound first is removed");

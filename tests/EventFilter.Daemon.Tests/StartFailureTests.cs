@@ -58,6 +58,21 @@ public sealed class StartFailureTests : IDisposable
         Assert.Equal("PONG", client.Call("PING"));
     }
 
+    /// <summary>Was: the filters opened (a start's tick run) before the bind failed with exit 4.</summary>
+    [Fact]
+    public void A_tcp_port_in_use_is_refused_in_one_line_changing_nothing()
+    {
+        string data = FilledDataDirectory(_directory.Path);
+        using var taken = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        taken.Start();
+        int port = ((System.Net.IPEndPoint)taken.LocalEndpoint).Port;
+        Dictionary<string, string> before = DescriptorLimitStartTests.Snapshot(data);
+
+        string line = Refused(4, Run([], data, arguments: ["--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture)]));
+        Assert.Contains($"cannot listen on 127.0.0.1:{port}", line, StringComparison.Ordinal);
+        Assert.Equal(before, DescriptorLimitStartTests.Snapshot(data));
+    }
+
     /// <summary>Was: exit 134, "Could not load file or assembly 'System.Threading'" and the runtime's stack trace.</summary>
     [Fact]
     public void A_tiny_descriptor_limit_is_refused_in_one_line_changing_nothing()

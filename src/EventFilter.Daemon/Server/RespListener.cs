@@ -34,6 +34,30 @@ internal sealed class RespListener(DaemonOptions options, FilterStore store, Dae
     private bool _ownsSocketFile;
 
     /// <summary>
+    /// Null when --port's address is free to bind; else why not. Checked at start before the data directory is touched,
+    /// so that a port in use ends the start in one line without opening the filters: a bind the same way as
+    /// <see cref="Bind"/>, at once released. Another process may still take the port in between; Bind then fails with exit 4.
+    /// </summary>
+    public static string? TcpRefusal(DaemonOptions options)
+    {
+        if (options.Port is not { } port)
+        {
+            return null;
+        }
+
+        using var probe = new Socket(options.BindAddress.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
+        try
+        {
+            probe.Bind(new IPEndPoint(options.BindAddress, port));
+            return null;
+        }
+        catch (SocketException e)
+        {
+            return $"cannot listen on {options.BindAddress}:{port.ToString(System.Globalization.CultureInfo.InvariantCulture)}: {e.Message}";
+        }
+    }
+
+    /// <summary>
     /// Binds every socket, once. Program calls it before the host starts, so that a port in use is one line and exit
     /// code 4, not the host's "startup faulted" entry with a stack trace; StartAsync binds if it did not, then listens.
     /// Not listening yet: a client that could connect before the host handles SIGTERM could stop it uncleanly.
