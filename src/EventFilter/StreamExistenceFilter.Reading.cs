@@ -46,11 +46,17 @@ public sealed partial class StreamExistenceFilter
     }
 
     // Every sample of the end a ready filter takes anyway goes to the run-time checks (docs/design.md, "Run-time signs").
+    // The checkpoint and the follower sample on their own threads, so a sample read first could reach the checks second
+    // and read as the end moving back: the end is read again under one lock, so the checks see reads in the order they
+    // were made. A host whose end really goes back is still seen, by two such reads.
     private void EndSampled(long end)
     {
         if (_files.Serving is { } serving)
         {
-            _endChecks.Sampled(end, serving.File.HighestRecordEnd, _options.FollowLog ? _follower.Position : null);
+            lock (_endSampling)
+            {
+                _endChecks.Sampled(SampleEnd() ?? end, serving.File.HighestRecordEnd, _options.FollowLog ? _follower.Position : null);
+            }
         }
     }
 

@@ -19,6 +19,8 @@ public sealed partial class StreamExistenceFilter : IStreamExistenceFilter, IFil
     private readonly BesideBuild _besideBuild;
     private readonly LogFollower _follower;
     private readonly LogEndChecks _endChecks;
+    // Orders the samples of the log's end that reach _endChecks (StreamExistenceFilter.Reading.cs).
+    private readonly Lock _endSampling = new();
 
     // Orders every change of the host contract's positions with the checkpoints and the files they vouch for.
     private readonly Lock _checkpointGate = new();
