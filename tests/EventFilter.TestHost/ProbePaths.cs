@@ -7,7 +7,7 @@ namespace EventFilter.TestHost;
 /// <summary>
 /// Mode <c>probes</c>: every probe form of <see cref="BloomLines"/> (single, batch, prefetched; lookups and adds; one
 /// line per key and spread keys) against the documented probe sequence computed here one bit at a time, for every k
-/// up to 20. Prints the vector pass and prefetch this process has, then "agreed" and exits 0, or the disagreements
+/// up to 20; and the string form of a key's hash against its UTF-8 form, whose ASCII path needs 128-bit vectors. Prints the vector pass and prefetch this process has, then "agreed" and exits 0, or the disagreements
 /// and exits 1. A test runs it with the runtime's instruction-set switches, so each pass is checked on any machine
 /// that has it, whichever the machine would pick by itself.
 /// </summary>
@@ -28,6 +28,7 @@ internal static unsafe class ProbePaths
         var failures = new List<string>();
         try
         {
+            KeyHashes(random, failures);
             for (int k = 1; k <= MaxTestedK; k++)
             {
                 Lookups(lines, k, 1, random, failures);
@@ -46,6 +47,33 @@ internal static unsafe class ProbePaths
         failures.Take(20).ToList().ForEach(Console.WriteLine);
         Console.WriteLine(failures.Count == 0 ? "agreed" : $"disagreed {failures.Count}");
         return failures.Count == 0 ? 0 : 1;
+    }
+
+    /// <summary>
+    /// Names of every length to past the ASCII path's limit, ASCII and with one non-ASCII char anywhere: the hash of
+    /// the chars must be the hash of their UTF-8 bytes, whichever way this process's vectors take them.
+    /// </summary>
+    private static void KeyHashes(Random random, List<string> failures)
+    {
+        for (int length = 0; length <= Hashing.AsciiXxHash3.MaxChars + 8; length++)
+        {
+            char[] name = [.. Enumerable.Range(0, length).Select(_ => (char)random.Next(0x20, 0x7F))];
+            for (int nonAscii = -1; nonAscii < length; nonAscii++)
+            {
+                char[] form = [.. name];
+                if (nonAscii >= 0)
+                {
+                    form[nonAscii] = 'é';
+                }
+
+                ulong seed = (ulong)random.NextInt64();
+                ulong expected = System.IO.Hashing.XxHash3.HashToUInt64(System.Text.Encoding.UTF8.GetBytes(form), unchecked((long)seed));
+                if (Hashing.KeyHasher.Hash(form, seed) != expected)
+                {
+                    failures.Add($"key hash of {length} chars, non-ASCII at {nonAscii}: the string form differs from the UTF-8 form");
+                }
+            }
+        }
     }
 
     /// <summary>Lines filled at densities from empty to full, so that both answers come up for every k; every lookup form against the sequence.</summary>
