@@ -107,7 +107,7 @@ internal sealed unsafe partial class BloomLines
         ulong* words = (ulong*)(_lines + ((ulong)line << 6));
 
         // Most adds of a known name change nothing; skip the lock and leave the page clean.
-        if (AllBitsSet(words, (uint)hash))
+        if (AlreadySet(words, (uint)hash))
         {
             return false;
         }
@@ -132,7 +132,7 @@ internal sealed unsafe partial class BloomLines
 
         uint line = Probes.Line(hash, _lineCount);
         ulong* words = (ulong*)(_lines + ((ulong)line << 6));
-        if (AllBitsSet(words, (uint)hash))
+        if (AlreadySet(words, (uint)hash))
         {
             if (recordEnd > _locks.RecordEnd(line))
             {
@@ -207,6 +207,16 @@ internal sealed unsafe partial class BloomLines
 
         return ScalarBitsSet(words, state, _k);
     }
+
+    /// <summary>
+    /// A single add's test for a known key. Only AVX-512 tests it in one step: elsewhere the loop stops at a new key's
+    /// first clear bit, and the add's next instruction, the stripe's locked compare-exchange, waits for the test to
+    /// finish, where the AVX2 and 128-bit passes' chain of multiplies and shuffles made an in-cache add slower than
+    /// the loop (docs/benchmarks-instruction-sets.md). Lookups, with no lock after them, take the vector passes.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool AlreadySet(ulong* words, uint state) =>
+        VectorProbes.IsSupported && _vectorPass ? VectorAllSet(words, state) : ScalarBitsSet(words, state, _k);
 
     /// <summary>The <paramref name="probes"/> bits from <paramref name="state"/> on, tested one at a time, stopping at the first clear one.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
