@@ -71,41 +71,20 @@ public sealed class DaemonProcess : IDisposable
     public static DaemonProcess Start(string dataDirectory, params string[] extraArguments) =>
         StartAt(dataDirectory, Path.Combine(dataDirectory, "eventfilterd.sock"), extraArguments);
 
-    public static DaemonProcess StartAt(string dataDirectory, string socketPath, params string[] extraArguments)
-    {
-        var daemon = new DaemonProcess(dataDirectory, socketPath, extraArguments);
-        try
-        {
-            daemon.WaitUntilListening();
-            return daemon;
-        }
-        catch
-        {
-            daemon.Dispose();
-            throw;
-        }
-    }
+    public static DaemonProcess StartAt(string dataDirectory, string socketPath, params string[] extraArguments) =>
+        Listening(new DaemonProcess(dataDirectory, socketPath, extraArguments));
 
     /// <summary>Starts the daemon under `prlimit --nofile=LIMIT:LIMIT` and waits until its socket answers.</summary>
-    public static DaemonProcess StartUnderDescriptorLimit(string dataDirectory, int limit, params string[] extraArguments)
-    {
-        var daemon = new DaemonProcess(dataDirectory, Path.Combine(dataDirectory, "eventfilterd.sock"), extraArguments, descriptorLimit: limit);
-        try
-        {
-            daemon.WaitUntilListening();
-            return daemon;
-        }
-        catch
-        {
-            daemon.Dispose();
-            throw;
-        }
-    }
+    public static DaemonProcess StartUnderDescriptorLimit(string dataDirectory, int limit, params string[] extraArguments) =>
+        Listening(new DaemonProcess(dataDirectory, Path.Combine(dataDirectory, "eventfilterd.sock"), extraArguments, descriptorLimit: limit));
 
     /// <summary>Starts the daemon with variables added to its environment (Eventfilterd__Key settings, NOTIFY_SOCKET) and waits until its socket answers.</summary>
-    public static DaemonProcess StartWithEnvironment(IReadOnlyDictionary<string, string> environment, string dataDirectory, params string[] extraArguments)
+    public static DaemonProcess StartWithEnvironment(IReadOnlyDictionary<string, string> environment, string dataDirectory, params string[] extraArguments) =>
+        Listening(new DaemonProcess(dataDirectory, Path.Combine(dataDirectory, "eventfilterd.sock"), extraArguments, environment));
+
+    /// <summary>Returns <paramref name="daemon"/> once its socket answers; one that never does is stopped before the failure is thrown.</summary>
+    private static DaemonProcess Listening(DaemonProcess daemon)
     {
-        var daemon = new DaemonProcess(dataDirectory, Path.Combine(dataDirectory, "eventfilterd.sock"), extraArguments, environment);
         try
         {
             daemon.WaitUntilListening();
