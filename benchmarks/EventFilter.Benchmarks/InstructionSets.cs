@@ -30,6 +30,20 @@ public static class InstructionSets
             : All.Where(pass => names.Contains("all") || names.Contains(pass.Name)).ToList();
     }
 
+    /// <summary>
+    /// This machine for a result: the CPU's name, family and model from /proc/cpuinfo (hosts of one name differ), the
+    /// CPUs this process may use and the widest vector pass it runs, e.g. "AMD EPYC (family 25 model 1), 2 CPUs, AVX2".
+    /// </summary>
+    public static string DescribeMachine()
+    {
+        string[] cpuinfo = File.Exists("/proc/cpuinfo") ? File.ReadAllLines("/proc/cpuinfo") : [];
+        string Field(string name) => cpuinfo.FirstOrDefault(line => line.StartsWith(name, StringComparison.Ordinal) && line[name.Length..].TrimStart().StartsWith(':'))?.Split(':', 2)[1].Trim() ?? "?";
+        string pass = System.Runtime.Intrinsics.X86.Avx512F.IsSupported ? "AVX-512"
+            : System.Runtime.Intrinsics.X86.Avx2.IsSupported ? "AVX2"
+            : System.Runtime.Intrinsics.Vector128.IsHardwareAccelerated ? "128-bit vectors" : "no vectors";
+        return $"{Field("model name")} (family {Field("cpu family")} model {Field("model")}), {Environment.ProcessorCount} CPUs, {pass}";
+    }
+
     /// <summary>Takes <c>--isa LIST</c> out of <paramref name="args"/>: null when it is not there.</summary>
     public static string? TakeOption(ref string[] args)
     {

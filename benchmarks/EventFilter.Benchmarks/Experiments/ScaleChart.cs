@@ -58,7 +58,7 @@ internal static class ScaleChart
         plot.YLabel("per name (lookup), over the same run's chase");
         plot.ShowLegend(Edge.Right);
         plot.Legend.FontSize = 13;
-        plot.Axes.Title.Label.Text = $"scale: cost per name against size\n{run["machine"]}; load average {run["load_average"]}";
+        plot.Axes.Title.Label.Text = $"scale: cost per name against size\n{run["machine"]}\nload average {run["load_average"]}"; // a line each: one line overran the plot's width
         plot.Axes.Title.Label.FontSize = 16;
         plot.SavePng(Path.ChangeExtension(jsonPath, ".png"), Width, Height);
         plot.SaveSvg(Path.ChangeExtension(jsonPath, ".svg"), Width, Height);

@@ -219,7 +219,8 @@ public static partial class ScaleExperiment
         int between = Array.FindIndex(paths, p => p.Threads == paths[all].Threads && !p.ReadAhead);
         MarkdownTable.Print(["size", .. paths.Select(p => p.Name + " (best x chase)"), "speed-up on all cores", "filter's side: between batches, less the log read", "machine's: updates by region", "at random", "chases", "1 thread ≤ 0.25 x chase", "filter's side ≥ 1.7"], sizes.Select(size =>
         {
-            JsonNode?[] ofSize = rows.Where(r => r!["size_mib"]!.GetValue<long>() == size / MiB).ToArray();
+            // The rounds on every CPU: a --pinned run's child rows share path names ("region, 1 thread") but not the machine.
+            JsonNode?[] ofSize = rows.Where(r => r!["size_mib"]!.GetValue<long>() == size / MiB && r["pinned"]?.GetValue<bool>() != true).ToArray();
             double Best(CatchUpPath path, bool lessRead) => ofSize.Where(r => r!["path"]!.GetValue<string>() == path.Name)
                 .Min(r => r!["ns_per_name"]!.GetValue<double>() - (lessRead ? r["log_read_alone_ns"]!.GetValue<double>() : 0));
             double[] best = paths.Select(p => Best(p, lessRead: false)).ToArray();
@@ -234,7 +235,7 @@ public static partial class ScaleExperiment
 
     private static string LoadAverage() => File.ReadAllText("/proc/loadavg").Split(' ')[..3].Aggregate((a, b) => $"{a} {b}");
 
-    private static string Machine() => File.ReadLines("/proc/cpuinfo").FirstOrDefault(l => l.StartsWith("model name", StringComparison.Ordinal))?.Split(':')[1].Trim() + $", {Environment.ProcessorCount} cores";
+    private static string Machine() => InstructionSets.DescribeMachine();
 
     private static string F(JsonNode node) => node.GetValue<double>().ToString("F1", CultureInfo.InvariantCulture);
 
@@ -250,8 +251,8 @@ public static partial class ScaleExperiment
     /// <summary>A catch-up path: how it adds, and its thread cap.</summary>
     /// <remarks>
     /// <paramref name="Defaults"/>: the options a user gets (only the directory and size set), so the catch-up
-    /// checkpoints every <see cref="StreamExistenceFilterOptions.CatchUpCheckpointRecords"/> records; the other paths
-    /// checkpoint only at the end.
+    /// checkpoints on the way as a user's does (at least <see cref="StreamExistenceFilterOptions.CatchUpCheckpointRecords"/>
+    /// records apart, spaced by their cost); the other paths checkpoint only at the end.
     /// </remarks>
     private sealed record CatchUpPath(string Name, int Threads, CatchUpAdds Adds, bool ReadAhead = true, bool Defaults = false);
 }

@@ -93,6 +93,8 @@ public static partial class TargetsExperiment
             ["catch_up_with_final_checkpoint_ns_per_name"] = Math.Round(catchUpWhole, 1),
             ["chase_256mib_between_cases_ns"] = Math.Round(large, 1), // three fresh buffers, for reference: no row is judged by it
             ["load_average"] = new JsonArray(File.ReadAllText("/proc/loadavg").Split(' ').Take(3).Select(v => (JsonNode)double.Parse(v, CultureInfo.InvariantCulture)).ToArray()),
+            ["machine"] = InstructionSets.DescribeMachine(),
+            ["k"] = LoadedFilters.K,
         };
         if (jsonPath is not null)
         {
@@ -108,7 +110,7 @@ public static partial class TargetsExperiment
         Console.WriteLine("Writer modes, in cache (256 KiB), ns per add per thread, hashing included:");
         MarkdownTable.Print(["mode", "ns/op", "ratio to the in-cache chase"], writerModes.Select(c => new[] { c!["name"]!.GetValue<string>(), F(c["ns_per_op"]!), F2(c["ratio"]!) }).ToList());
         Console.WriteLine($"Catch-up to the end of CatchUpAsync, its final checkpoint included: {catchUpWhole:F1} ns/name.");
-        Console.WriteLine($"load average: {result["load_average"]!.ToJsonString()}");
+        Console.WriteLine($"load average: {result["load_average"]!.ToJsonString()}; {result["machine"]}; k = {LoadedFilters.K}");
         return 0;
     }
 

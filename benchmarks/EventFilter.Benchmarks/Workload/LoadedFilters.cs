@@ -54,13 +54,23 @@ public static class LoadedFilters
         return classic;
     }
 
-    public static FilterFileOptions Options(long sizeBytes) => new() { SizeBytes = sizeBytes };
+    /// <summary>The options of a new benchmark filter: the size, and <see cref="K"/> (an open file keeps the k in its header).</summary>
+    public static FilterFileOptions Options(long sizeBytes) => new() { SizeBytes = sizeBytes, K = K };
 
     /// <summary>Builds a filter at <paramref name="sizeBytes"/> with <paramref name="names"/> random hashes (no hit names) unless cached.</summary>
     public static string EnsureBuilt(long sizeBytes, long? names = null) =>
         names is null
-            ? EnsureBuilt(sizeBytes, DesignLoad.Names(sizeBytes), StreamExistenceFilterOptions.DefaultK, withHits: true)
-            : EnsureBuilt(sizeBytes, names.Value, StreamExistenceFilterOptions.DefaultK, withHits: false);
+            ? EnsureBuilt(sizeBytes, DesignLoad.Names(sizeBytes), K, withHits: true)
+            : EnsureBuilt(sizeBytes, names.Value, K, withHits: false);
+
+    /// <summary>
+    /// The loaded filters' k: the stream-existence filter's default, or <c>EVENTFILTER_BENCH_K</c>, so that one build's
+    /// hot path can be timed at another build's default (docs/benchmarks-micro.md, "Before and after").
+    /// </summary>
+    public static int K { get; } =
+        Environment.GetEnvironmentVariable("EVENTFILTER_BENCH_K") is { Length: > 0 } k
+            ? int.Parse(k, System.Globalization.CultureInfo.InvariantCulture)
+            : StreamExistenceFilterOptions.DefaultK;
 
     /// <summary>
     /// A filter with <paramref name="k"/> probes holding <paramref name="names"/> names in all: random hashes, and the
