@@ -5,7 +5,8 @@
 // With the mode "fold" it drives a bare filter file instead, and folds its journal into the file after every
 // checkpoint: "phase fold" ... "phase folded".
 // Usage: EventFilter.TestHost <data-directory> <filter-size-bytes> [seed] [read-delay-ms] [serve|fold|fold-stall]
-// With the single argument "probes" it checks every probe form against the probe sequence instead (ProbePaths.cs).
+// With the single argument "probes" it checks every probe form against the probe sequence instead (ProbePaths.cs);
+// with "catch-up-threads" it prints how many threads a catch-up with the default options takes in this process.
 using System.Globalization;
 using EventFilter;
 using EventFilter.TestHost;
@@ -13,6 +14,12 @@ using EventFilter.TestHost;
 if (args is ["probes"])
 {
     Environment.Exit(ProbePaths.Run());
+}
+
+if (args is ["catch-up-threads"])
+{
+    Console.WriteLine(new StreamExistenceFilterOptions { DataDirectory = "." }.CatchUpThreads.ToString(CultureInfo.InvariantCulture));
+    return;
 }
 
 string directory = args[0];
