@@ -211,8 +211,8 @@ internal sealed unsafe partial class BloomLines
     /// <summary>
     /// A single add's test for a known key. Only AVX-512 tests it in one step: elsewhere the loop stops at a new key's
     /// first clear bit, and the add's next instruction, the stripe's locked compare-exchange, waits for the test to
-    /// finish, where the AVX2 and 128-bit passes' chain of multiplies and shuffles made an in-cache add slower than
-    /// the loop (docs/benchmarks-instruction-sets.md). Lookups, with no lock after them, take the vector passes.
+    /// finish, and the AVX2 pass's chain of multiplies and shuffles made an add of a new name at 256 MiB a quarter
+    /// dearer than the loop (docs/benchmarks-instruction-sets.md). Lookups, with no lock after them, take the vector passes.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool AlreadySet(ulong* words, uint state) =>
