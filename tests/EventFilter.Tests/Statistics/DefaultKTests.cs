@@ -98,17 +98,6 @@ public sealed class DefaultKTests : IDisposable
     private double MeasuredRate(FilterFileOptions options, string fileName)
     {
         using FilterFile filter = FilterFile.Create(_dir.File(fileName), options);
-        for (int i = 0; i < Streams; i++)
-        {
-            filter.Add(Names.Added(i));
-        }
-
-        int falsePositives = 0;
-        for (int i = 0; i < AbsentQueries; i++)
-        {
-            falsePositives += filter.MightExist(Names.Absent(i)) ? 1 : 0;
-        }
-
-        return (double)falsePositives / AbsentQueries;
+        return MeasuredFalsePositives.Rate(filter, Streams, AbsentQueries);
     }
 }

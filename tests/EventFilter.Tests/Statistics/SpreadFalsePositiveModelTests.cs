@@ -18,18 +18,7 @@ public sealed class SpreadFalsePositiveModelTests : IDisposable
     {
         const int names = 300_000, queries = 3_000_000;
         using FilterFile filter = FilterFile.Open(_dir.File("filter.bin"), new FilterFileOptions { SizeBytes = Names.SizeFor(names, bitsPerName), K = k, LinesPerKey = linesPerKey });
-        for (int i = 0; i < names; i++)
-        {
-            filter.Add(Names.Added(i));
-        }
-
-        int falsePositives = 0;
-        for (int i = 0; i < queries; i++)
-        {
-            falsePositives += filter.MightExist(Names.Absent(i)) ? 1 : 0;
-        }
-
-        double measured = (double)falsePositives / queries;
+        double measured = MeasuredFalsePositives.Rate(filter, names, queries);
         double model = FalsePositiveModel.Expected(names, filter.LineCount, k, linesPerKey);
         Assert.InRange(measured / model, 0.9, 1.1);
         Assert.InRange(filter.ComputeStatistics().EstimatedNames / names, 0.97, 1.03);
