@@ -14,7 +14,7 @@ public sealed class LogWriteAllocationTests
     {
         using var directory = new TempDirectory();
         using NamedFilter filter = NamedFilter.Create(
-            Path.Combine(directory.Path, KeyNames.DirectoryName("f"u8)), "f"u8.ToArray(), new FilterParameters(1_000_000, 0.01, 2, NonScaling: false), new FilterObserver());
+            Path.Combine(directory.Path, KeyNames.DirectoryName("f"u8)), "f"u8.ToArray(), new FilterParameters(1_000_000, 0.01, 2, NonScaling: false), new FilterObserver(), claim: null);
         ulong next = 1;
         var digests = new ulong[16];
         var added = new bool[16];

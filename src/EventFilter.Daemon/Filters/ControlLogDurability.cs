@@ -167,11 +167,11 @@ internal sealed class ControlLogDurability(FilterMap map, string root, FilterObs
     /// One record, and no inode allocated on the request path: the filter's files come with its first add. A long key's
     /// filter gets its files (key file first) now, since its record's name does not hold the key; the tick makes them durable.
     /// </summary>
-    protected override NamedFilter Make(string name, byte[] key, FilterParameters parameters)
+    protected override NamedFilter Make(string name, byte[] key, FilterParameters parameters, DescriptorClaim claim)
     {
         control.Append(new ControlRecord(ControlAction.Create, name, parameters));
         KillPoints.Reached("create.recorded");
-        NamedFilter filter = NamedFilter.CreatePending(Path.Combine(Root, name), key, parameters, Observer, control);
+        NamedFilter filter = NamedFilter.CreatePending(Path.Combine(Root, name), key, parameters, Observer, control, claim);
         if (KeyNames.IsHashedName(name))
         {
             filter.Materialize();

@@ -6,11 +6,13 @@ namespace EventFilter.Daemon.Filters;
 /// The one count of file descriptors that decides what the daemon acknowledges. Every filter counts the same whatever
 /// its state (holding items, pending, on disk, being restored): the files it has open (a digest log 1, a layer
 /// <see cref="DescriptorsPerLayer"/>, counted as they open and close) and the ones it is owed but has not opened yet (a
-/// pending filter's log and first layer, an empty filter's first layer), claimed from its create until they open or it
-/// goes. Against RLIMIT_NOFILE less what the process holds besides and --max-clients connections, a new filter, restore
-/// or layer that would not fit is refused with an error naming the limit, so that the daemon never runs out at a random
-/// system call (or has the runtime abort, "Out of memory.") and a restart under the same limit opens everything it
-/// acknowledged (<see cref="StartCheck"/> counts the same way). See docs/daemon.md, "Starting and stopping".
+/// pending filter's log and first layer, an empty filter's first layer), held as a <see cref="DescriptorClaim"/> from
+/// its create until they open or it goes. Against RLIMIT_NOFILE less what the process holds besides and --max-clients
+/// connections, a new filter, restore or layer that would not fit is refused with an error naming the limit, so that
+/// the daemon never runs out at a random system call (or has the runtime abort, "Out of memory.") and a restart under
+/// the same limit opens everything it acknowledged (<see cref="StartCheck"/> counts the same way). The check and the
+/// claim are one atomic step, and a file's open draws from its claim in one step, so no two threads are admitted to the
+/// same room and a refusal never sees a file counted twice. See docs/daemon.md, "Starting and stopping".
 /// </summary>
 internal static class DescriptorBudget
 {
@@ -27,14 +29,17 @@ internal static class DescriptorBudget
     /// <summary>What a new filter or restore is owed: its log and its first layer.</summary>
     public const int PerNewFilter = 1 + DescriptorsPerLayer;
 
+    // What the budget decides on: the filters' and restores' open files plus their claims. Changed by one atomic step
+    // per event, so a reader never sees a file between its claim and its open.
+    private static long s_held;
+    // The open files alone, for MeasureBase.
     private static long s_open;
-    private static long s_claimed;
     private static int s_maxClients = 1024;
     // The descriptors the process holds besides filters and restores (the runtime's, the host's), measured at start.
     private static long s_base;
 
     /// <summary>Descriptors the filters and restores hold or are owed now.</summary>
-    public static long Held => Volatile.Read(ref s_open) + Volatile.Read(ref s_claimed);
+    public static long Held => Volatile.Read(ref s_held);
 
     /// <summary>The --max-clients connections kept out of the budget; the start checks that they fit.</summary>
     public static int MaxClients => s_maxClients;
@@ -45,34 +50,61 @@ internal static class DescriptorBudget
     /// <summary>Once the filters are open: what the process holds besides their files is kept out of the budget too.</summary>
     public static void MeasureBase() => s_base = Math.Max(0, ProcessLimits.OpenDescriptors() - Volatile.Read(ref s_open));
 
-    /// <summary>A file opened: if it was claimed, the claim is released by its owner once it is open.</summary>
-    public static void Opened(int descriptors) => Interlocked.Add(ref s_open, descriptors);
+    /// <summary>
+    /// A file of <paramref name="descriptors"/> opened: drawn from <paramref name="claim"/> as far as it has them, the
+    /// rest counted now (a file the start check counted, a restore's later layer).
+    /// </summary>
+    public static void Opened(int descriptors, DescriptorClaim? claim)
+    {
+        Interlocked.Add(ref s_open, descriptors);
+        int unclaimed = descriptors - (claim?.Take(descriptors) ?? 0);
+        if (unclaimed > 0)
+        {
+            Add(unclaimed);
+        }
+    }
 
-    public static void Closed(int descriptors) => Interlocked.Add(ref s_open, -descriptors);
+    /// <summary>A file closed: called once its descriptors are closed, so the count is never below what is open.</summary>
+    public static void Closed(int descriptors)
+    {
+        Interlocked.Add(ref s_open, -descriptors);
+        Add(-descriptors);
+    }
 
     /// <summary>
-    /// Claims descriptors a filter is owed, without a check: a create checked <see cref="Refusal"/> first (creates run one
-    /// at a time), and what a start brings back the start check counted.
+    /// Claims <paramref name="descriptors"/> for <paramref name="what"/> when they fit, in one step with the check.
     /// </summary>
-    public static void Claim(int descriptors) => Interlocked.Add(ref s_claimed, descriptors);
+    /// <exception cref="DescriptorLimitException">They do not fit; nothing is claimed.</exception>
+    public static DescriptorClaim Claim(string what, int descriptors) =>
+        TryClaim(descriptors, out long held) ?? throw new DescriptorLimitException(Refusal(what, descriptors, held));
 
-    /// <summary>Gives back claimed descriptors: their files are open now (and counted), or will never be.</summary>
-    public static void Release(int descriptors) => Interlocked.Add(ref s_claimed, -descriptors);
+    /// <summary>Claims <paramref name="descriptors"/> when they fit, in one step with the check; null when they do not.</summary>
+    public static DescriptorClaim? TryClaim(int descriptors) => TryClaim(descriptors, out _);
 
-    /// <summary>Null when <paramref name="what"/>, needing <paramref name="descriptors"/> more, fits; else the refusal's text.</summary>
-    public static string? Refusal(string what, int descriptors)
+    /// <summary>Counts descriptors claimed (positive) or given back (negative) outside a checked claim.</summary>
+    internal static void Add(long descriptors) => Interlocked.Add(ref s_held, descriptors);
+
+    private static DescriptorClaim? TryClaim(int descriptors, out long held)
     {
-        long limit = ProcessLimits.CurrentDescriptorLimit();
-        long held = Held;
-        long reserved = s_base + StartCheck.SpareDescriptors + s_maxClients + RestartSlack;
-        if (held + descriptors <= limit - reserved)
+        while (true)
         {
-            return null;
-        }
+            held = Volatile.Read(ref s_held);
+            if (held + descriptors > ProcessLimits.CurrentDescriptorLimit() - Reserved)
+            {
+                return null;
+            }
 
-        return string.Create(CultureInfo.InvariantCulture,
-            $"max number of file descriptors reached: {what} needs {descriptors} more, the filters and restores hold or are owed {held:N0} of RLIMIT_NOFILE {limit:N0} ({reserved:N0} kept for the process and --max-clients connections); adds that fit in a filter's layers go on. DEL filters or raise LimitNOFILE");
+            if (Interlocked.CompareExchange(ref s_held, held + descriptors, held) == held)
+            {
+                return DescriptorClaim.Counted(descriptors);
+            }
+        }
     }
+
+    private static long Reserved => s_base + StartCheck.SpareDescriptors + s_maxClients + RestartSlack;
+
+    private static string Refusal(string what, int descriptors, long held) => string.Create(CultureInfo.InvariantCulture,
+        $"max number of file descriptors reached: {what} needs {descriptors} more, the filters and restores hold or are owed {held:N0} of RLIMIT_NOFILE {ProcessLimits.CurrentDescriptorLimit():N0} ({Reserved:N0} kept for the process and --max-clients connections); adds that fit in a filter's layers go on. DEL filters or raise LimitNOFILE");
 }
 
 /// <summary>

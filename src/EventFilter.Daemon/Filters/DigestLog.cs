@@ -19,9 +19,9 @@ internal sealed class DigestLog : IDisposable
     // new layer, a dump's read): it only grows, and records below it do not change.
     private long _end;
 
-    private DigestLog(SafeFileHandle handle, FilterParameters parameters, long end)
+    private DigestLog(SafeFileHandle handle, FilterParameters parameters, long end, DescriptorClaim? claim)
     {
-        DescriptorBudget.Opened(1);
+        DescriptorBudget.Opened(1, claim);
         _handle = handle;
         Parameters = parameters;
         _end = end;
@@ -37,8 +37,9 @@ internal sealed class DigestLog : IDisposable
     /// <summary>
     /// Creates a log with its header and keeps it open. Nothing is fsynced here: the store makes a create durable before
     /// its reply with --log-sync always, or at the next sync tick (docs/daemon-design.md, "Durability").
+    /// Its descriptor is drawn from <paramref name="claim"/>.
     /// </summary>
-    public static DigestLog Create(string path, FilterParameters parameters)
+    public static DigestLog Create(string path, FilterParameters parameters, DescriptorClaim? claim)
     {
         SafeFileHandle handle = File.OpenHandle(path, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.Read);
         try
@@ -46,7 +47,7 @@ internal sealed class DigestLog : IDisposable
             Span<byte> header = stackalloc byte[DigestLogFormat.HeaderLength];
             DigestLogFormat.WriteHeader(header, parameters);
             RandomAccess.Write(handle, header, 0);
-            return new DigestLog(handle, parameters, DigestLogFormat.HeaderLength);
+            return new DigestLog(handle, parameters, DigestLogFormat.HeaderLength, claim);
         }
         catch
         {
@@ -80,9 +81,12 @@ internal sealed class DigestLog : IDisposable
         return header.AsSpan(0, read);
     }
 
-    /// <summary>Opens a log, dropping a torn last record (a crash mid-append never acknowledged it).</summary>
+    /// <summary>
+    /// Opens a log, dropping a torn last record (a crash mid-append never acknowledged it); its descriptor is drawn from
+    /// <paramref name="claim"/>, or counted now without one.
+    /// </summary>
     /// <exception cref="InvalidDataException">The header is missing or fails its checksum.</exception>
-    public static DigestLog Open(string path)
+    public static DigestLog Open(string path, DescriptorClaim? claim)
     {
         SafeFileHandle handle = File.OpenHandle(path, FileMode.Open, FileAccess.ReadWrite, FileShare.Read);
         try
@@ -101,7 +105,7 @@ internal sealed class DigestLog : IDisposable
                 RandomAccess.SetLength(handle, end);
             }
 
-            return new DigestLog(handle, parameters, end);
+            return new DigestLog(handle, parameters, end, claim);
         }
         catch
         {
@@ -151,11 +155,10 @@ internal sealed class DigestLog : IDisposable
 
     public void Dispose()
     {
+        _handle.Dispose();
         if (Interlocked.Exchange(ref _disposed, 1) == 0)
         {
             DescriptorBudget.Closed(1);
         }
-
-        _handle.Dispose();
     }
 }

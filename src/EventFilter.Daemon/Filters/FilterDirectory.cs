@@ -11,8 +11,8 @@ internal static class FilterDirectory
 {
     public static string LogPath(string directory) => Path.Combine(directory, DataLayout.DigestLogFile);
 
-    /// <summary>The directory and an empty log; a long key's <c>key</c> file first, fsynced.</summary>
-    public static DigestLog Create(string directory, byte[] key, FilterParameters parameters)
+    /// <summary>The directory and an empty log (its descriptor drawn from <paramref name="claim"/>); a long key's <c>key</c> file first, fsynced.</summary>
+    public static DigestLog Create(string directory, byte[] key, FilterParameters parameters, DescriptorClaim claim)
     {
         Directory.CreateDirectory(directory);
         if (!KeyNames.IsHexNamed(key.Length))
@@ -21,7 +21,7 @@ internal static class FilterDirectory
             WriteKeyFile(Path.Combine(directory, DataLayout.KeyFile), key);
         }
 
-        return DigestLog.Create(LogPath(directory), parameters);
+        return DigestLog.Create(LogPath(directory), parameters, claim);
     }
 
     /// <summary>
@@ -30,7 +30,7 @@ internal static class FilterDirectory
     /// them all: a start takes a filter's directory over its records. Only a hex-named filter holds items: a long
     /// key's has its files from its create.
     /// </summary>
-    public static DigestLog CreateHolding(string directory, FilterParameters parameters, ReadOnlySpan<ulong> held)
+    public static DigestLog CreateHolding(string directory, FilterParameters parameters, ReadOnlySpan<ulong> held, DescriptorClaim claim)
     {
         string staging = $"{directory}.held{DataLayout.CreatingSuffix}";
         if (Directory.Exists(staging))
@@ -39,7 +39,8 @@ internal static class FilterDirectory
         }
 
         Directory.CreateDirectory(staging);
-        DigestLog log = DigestLog.Create(LogPath(staging), parameters);
+        int owed = Math.Min(claim.Remaining, 1);
+        DigestLog log = DigestLog.Create(LogPath(staging), parameters, claim);
         try
         {
             log.Append(held);
@@ -49,6 +50,7 @@ internal static class FilterDirectory
         catch
         {
             log.Dispose();
+            claim.Return(owed); // the pending filter still owes its log
             throw;
         }
     }

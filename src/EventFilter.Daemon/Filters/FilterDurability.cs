@@ -115,8 +115,11 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
     {
     }
 
-    /// <summary>Makes the filter in <c>filters/</c><paramref name="name"/> (under <see cref="Changes"/>), durable as the mode promises before the reply.</summary>
-    protected abstract NamedFilter Make(string name, byte[] key, FilterParameters parameters);
+    /// <summary>
+    /// Makes the filter in <c>filters/</c><paramref name="name"/> (under <see cref="Changes"/>), durable as the mode
+    /// promises before the reply. Its files' descriptors come from <paramref name="claim"/>.
+    /// </summary>
+    protected abstract NamedFilter Make(string name, byte[] key, FilterParameters parameters, DescriptorClaim claim);
 
     /// <summary>Before a drop changes anything: a failure here leaves the filter as it was.</summary>
     protected virtual void DropStarting(string name)
@@ -201,7 +204,7 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
             {
                 // A long key's name does not hold the key, and its filter had its files from the create on: one whose
                 // directory is missing was lost with power (docs/daemon-design.md, "Durability").
-                NamedFilter filter = NamedFilter.CreatePending(Path.Combine(Root, name), key, create.Value.Parameters, Observer, heldLog);
+                NamedFilter filter = NamedFilter.CreatePending(Path.Combine(Root, name), key, create.Value.Parameters, Observer, heldLog, claim: null);
                 filter.Hold(items);
                 Map.Add(filter);
                 pending.Add(filter);
@@ -213,15 +216,11 @@ internal abstract class FilterDurability(FilterMap map, string root, FilterObser
 
     private NamedFilter Add(byte[] key, FilterParameters parameters)
     {
-        // Its log and first layer, whether made now (--log-sync always) or by the tick after its first add.
-        // Checked here, claimed by the filter as it is made (its log and first layer are owed until they open): creates run
-        // one at a time under Changes, so none takes the room another was allowed.
-        if (DescriptorBudget.Refusal("a new filter", DescriptorBudget.PerNewFilter) is { } refusal)
-        {
-            throw new DescriptorLimitException(refusal);
-        }
-
-        NamedFilter filter = Make(FreeName(key), key, parameters);
+        // Its log and first layer, whether made now (--log-sync always) or by the tick after its first add: claimed here
+        // with the check, and split to the filter as it is made (they are owed until they open). A create that fails
+        // before the filter exists gives the claim back.
+        using DescriptorClaim claim = DescriptorBudget.Claim("a new filter", DescriptorBudget.PerNewFilter);
+        NamedFilter filter = Make(FreeName(key), key, parameters, claim);
         Map.Add(filter);
         return filter;
     }

@@ -13,9 +13,9 @@ internal sealed class FilterLayer : IDisposable
     private readonly CheckpointedFilterFile _filter;
     private int _disposed;
 
-    private FilterLayer(CheckpointedFilterFile filter, long start, long capacity)
+    private FilterLayer(CheckpointedFilterFile filter, long start, long capacity, DescriptorClaim? claim)
     {
-        DescriptorBudget.Opened(DescriptorBudget.DescriptorsPerLayer);
+        DescriptorBudget.Opened(DescriptorBudget.DescriptorsPerLayer, claim);
         _filter = filter;
         Start = start;
         Capacity = capacity;
@@ -31,11 +31,15 @@ internal sealed class FilterLayer : IDisposable
 
     public static string PathFor(string directory, int layer) => Path.Combine(directory, DataLayout.LayerFile(layer));
 
-    /// <summary>Opens (or creates, or rebuilds) layer <paramref name="layer"/> and catches it up to the log's end.</summary>
-    public static FilterLayer Open(string directory, int layer, DigestLog log, FilterFileOptions options, FilterObserver observer, bool syncOnCreate = true)
+    /// <summary>
+    /// Opens (or creates, or rebuilds) layer <paramref name="layer"/> and catches it up to the log's end; its descriptors
+    /// are drawn from <paramref name="claim"/>, or counted now without one.
+    /// </summary>
+    public static FilterLayer Open(string directory, int layer, DigestLog log, FilterFileOptions options, FilterObserver observer, DescriptorClaim? claim, bool syncOnCreate = true)
     {
+        int owed = Math.Min(claim?.Remaining ?? 0, DescriptorBudget.DescriptorsPerLayer);
         CheckpointedFilterFile filter = CheckpointedFilterFile.Open(PathFor(directory, layer), options, log.EndPosition, observer, syncOnCreate);
-        var opened = new FilterLayer(filter, log.Parameters.LayerStart(layer), log.Parameters.LayerCapacity(layer));
+        var opened = new FilterLayer(filter, log.Parameters.LayerStart(layer), log.Parameters.LayerCapacity(layer), claim);
         try
         {
             opened.CatchUp(log, observer);
@@ -43,6 +47,7 @@ internal sealed class FilterLayer : IDisposable
         catch
         {
             opened.Dispose();
+            claim?.Return(owed); // the layer is still owed to whoever claimed it
             throw;
         }
 
@@ -91,11 +96,10 @@ internal sealed class FilterLayer : IDisposable
 
     public void Dispose()
     {
+        _filter.Dispose();
         if (Interlocked.Exchange(ref _disposed, 1) == 0)
         {
             DescriptorBudget.Closed(DescriptorBudget.DescriptorsPerLayer);
         }
-
-        _filter.Dispose();
     }
 }

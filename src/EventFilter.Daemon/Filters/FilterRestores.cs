@@ -44,15 +44,12 @@ internal sealed partial class FilterRestores(FilterMap map, string root, FilterO
             return "item exists: BF.LOADCHUNK restores a dump into a key that has no filter; DEL it first";
         }
 
-        if (DescriptorBudget.Refusal("a restore", DescriptorBudget.PerNewFilter) is { } refusal)
-        {
-            throw new DescriptorLimitException(refusal);
-        }
+        using DescriptorClaim claim = DescriptorBudget.Claim("a restore", DescriptorBudget.PerNewFilter);
 
         // Its files first: a failure to make them (a full disk) leaves any restore under way as it was.
         string holder = Path.Combine(root, $"{KeyNames.DirectoryName(key)}.restore-{Interlocked.Increment(ref _restoreCount)}{DataLayout.CreatingSuffix}");
         var session = new RestoreSession(key.ToArray(), holder, header) { LastUsed = time.GetTimestamp(), Feeder = feeder };
-        session.Staged = NamedFilter.Create(session.Directory, session.Key, header.Parameters, observer);
+        session.Staged = NamedFilter.Create(session.Directory, session.Key, header.Parameters, observer, claim);
 
         RestoreSession? replaced;
         lock (_restores)

@@ -71,13 +71,13 @@ internal sealed class ImmediateDurability(FilterMap map, string root, FilterObse
 
     public override void Dispose() => _control?.Dispose();
 
-    protected override NamedFilter Make(string name, byte[] key, FilterParameters parameters)
+    protected override NamedFilter Make(string name, byte[] key, FilterParameters parameters, DescriptorClaim claim)
     {
         string directory = Path.Combine(Root, name);
         NamedFilter? filter = null;
         try
         {
-            filter = NamedFilter.Create(directory, key, parameters, Observer);
+            filter = NamedFilter.Create(directory, key, parameters, Observer, claim);
             KillPoints.Reached("create.made");
             // The log header and its name first, then the filter's name in filters/: only then is it acknowledged.
             filter.Checkpoint(final: false);

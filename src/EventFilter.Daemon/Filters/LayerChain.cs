@@ -5,14 +5,13 @@ namespace EventFilter.Daemon.Filters;
 /// <summary>
 /// A named filter's chain of layers: the item with index <c>i</c> in its digest log belongs to the layer whose range
 /// holds <c>i</c>, and a new layer is opened when the last one is full, as RedisBloom grows (a non-scaling filter
-/// stops instead). Used under the filter's add lock; the list only grows until <see cref="Dispose"/>.
+/// stops instead). Used under the filter's add lock; the list only grows until <see cref="Dispose"/>. Layer 0 is owed
+/// from the filter's create until its file opens (or the filter goes): <paramref name="firstLayer"/> claims its
+/// descriptors meanwhile, so that a filter counts the same in the budget whatever its state (DescriptorBudget).
 /// </summary>
-internal sealed class LayerChain(string directory, FilterParameters parameters, FilterObserver observer) : IDisposable
+internal sealed class LayerChain(string directory, FilterParameters parameters, FilterObserver observer, DescriptorClaim firstLayer) : IDisposable
 {
     private readonly List<FilterLayer> _layers = [];
-    // Layer 0 is owed from the filter's create until its file opens (or the filter goes): its descriptors are claimed
-    // meanwhile, so that a filter counts the same in the budget whatever its state (DescriptorBudget). 1 while owed.
-    private int _firstOwed = ClaimFirstLayer();
 
     public int Count => _layers.Count;
 
@@ -37,7 +36,7 @@ internal sealed class LayerChain(string directory, FilterParameters parameters, 
     {
         if (_layers.Count == 0)
         {
-            Open(0, log);
+            Open(0, log, firstLayer);
         }
 
         if (index >= _layers[^1].Start + _layers[^1].Capacity && Grow(log) is var outcome and not AddOutcome.Done)
@@ -59,7 +58,8 @@ internal sealed class LayerChain(string directory, FilterParameters parameters, 
         {
             if (_layers.Count == 0 || index >= _layers[^1].Start + _layers[^1].Capacity)
             {
-                Open(_layers.Count, log);
+                // A later layer is counted as it opens: the dump's layers were checked to fit its parameters, not the budget.
+                Open(_layers.Count, log, _layers.Count == 0 ? firstLayer : null);
             }
 
             FilterLayer layer = _layers[^1];
@@ -70,13 +70,16 @@ internal sealed class LayerChain(string directory, FilterParameters parameters, 
         }
     }
 
-    /// <summary>Opens each layer the log's records reach (none for a log without records), each caught up.</summary>
-    public void OpenToEnd(DigestLog log)
+    /// <summary>
+    /// Opens each layer the log's records reach (none for a log without records), each caught up: layer 0 on its claim,
+    /// the others on <paramref name="laterLayers"/> (counted as they open without one: a start counted them).
+    /// </summary>
+    public void OpenToEnd(DigestLog log, DescriptorClaim? laterLayers = null)
     {
         long records = log.Records;
         while (records > 0 && (_layers.Count == 0 || _layers[^1].Start + _layers[^1].Capacity < records))
         {
-            Open(_layers.Count, log);
+            Open(_layers.Count, log, _layers.Count == 0 ? firstLayer : laterLayers);
         }
     }
 
@@ -96,7 +99,7 @@ internal sealed class LayerChain(string directory, FilterParameters parameters, 
         }
 
         _layers.Clear();
-        ReleaseFirstLayer();
+        firstLayer.Dispose();
     }
 
     private AddOutcome Grow(DigestLog log)
@@ -111,16 +114,18 @@ internal sealed class LayerChain(string directory, FilterParameters parameters, 
             return AddOutcome.CannotGrow;
         }
 
-        if (DescriptorBudget.Refusal("a new layer", DescriptorBudget.DescriptorsPerLayer) is not null)
+        using DescriptorClaim? claim = DescriptorBudget.TryClaim(DescriptorBudget.DescriptorsPerLayer);
+        if (claim is null)
         {
             return AddOutcome.NoDescriptors;
         }
 
-        Open(_layers.Count, log);
+        Open(_layers.Count, log, claim);
         return AddOutcome.Done;
     }
 
-    private void Open(int layer, DigestLog log)
+    /// <summary>Opens layer <paramref name="layer"/>, its descriptors drawn from <paramref name="claim"/> (counted as it opens without one).</summary>
+    private void Open(int layer, DigestLog log, DescriptorClaim? claim)
     {
         FilterFileOptions options = parameters.LayerOptions(layer)
             ?? throw new InvalidDataException($"layer {layer} of '{directory}' would exceed {FilterParameters.MaxLayerBytes} bytes");
@@ -128,24 +133,6 @@ internal sealed class LayerChain(string directory, FilterParameters parameters, 
         // No fsync for a new layer file: the digest log rebuilds one that power loss left missing or torn, and a
         // checkpoint fsyncs whatever it vouches for (docs/daemon-design.md, "Durability"). A layer opened while a write of
         // the log runs outside the add lock reads nothing of it: no record at or past its start exists yet.
-        _layers.Add(FilterLayer.Open(directory, layer, log, options, observer, syncOnCreate: false));
-        if (layer == 0)
-        {
-            ReleaseFirstLayer(); // its files count now
-        }
-    }
-
-    private static int ClaimFirstLayer()
-    {
-        DescriptorBudget.Claim(DescriptorBudget.DescriptorsPerLayer);
-        return 1;
-    }
-
-    private void ReleaseFirstLayer()
-    {
-        if (Interlocked.Exchange(ref _firstOwed, 0) == 1)
-        {
-            DescriptorBudget.Release(DescriptorBudget.DescriptorsPerLayer);
-        }
+        _layers.Add(FilterLayer.Open(directory, layer, log, options, observer, claim, syncOnCreate: false));
     }
 }

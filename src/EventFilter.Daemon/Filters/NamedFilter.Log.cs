@@ -233,23 +233,22 @@ internal sealed partial class NamedFilter
         _unwritten.Written();
     }
 
-    /// <summary>
-    /// The log's descriptor, claimed from the filter's construction until its log is open (or it goes), so that a pending
-    /// filter counts in the budget as one with files does (DescriptorBudget). 1 while owed.
-    /// </summary>
-    private int _logOwed = ClaimLog();
-
-    private static int ClaimLog()
+    /// <summary>Makes the files of a pending filter (the next tick, which asks <see cref="HasFiles"/>, makes them durable).</summary>
+    private void MaterializeLocked()
     {
-        DescriptorBudget.Claim(1);
-        return 1;
-    }
-
-    private void ReleaseOwedLog()
-    {
-        if (Interlocked.Exchange(ref _logOwed, 0) == 1)
+        ObjectDisposedException.ThrowIf(_closed, this);
+        if (_log is not null)
         {
-            DescriptorBudget.Release(1);
+            return;
         }
+
+        // Only a pending filter has no log, and it owes one.
+        DigestLog log = _held.Count > 0
+            ? FilterDirectory.CreateHolding(_directory, Parameters, _held.Order, _owedLog!)
+            : FilterDirectory.Create(_directory, Key, Parameters, _owedLog!);
+        _unwritten.Clear(); // a pending filter queues only held items, which are in the log now
+        Opened(log, durable: false);
+        _held.Release();
+        _layers.OpenToEnd(log);
     }
 }

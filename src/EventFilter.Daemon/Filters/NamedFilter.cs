@@ -36,14 +36,19 @@ internal sealed partial class NamedFilter : IDisposable
     // routing follows log order.
     private long _items;
     private bool _closed;
+    // The log's descriptor, claimed from the filter's create until its log opens and draws it (or the filter goes), so
+    // that a pending filter counts in the budget as one with files does (DescriptorBudget). Null when opened with its log.
+    private readonly DescriptorClaim? _owedLog;
 
-    private NamedFilter(string directory, byte[] key, FilterParameters parameters, FilterObserver observer, ControlLog? heldLog)
+    // The files it is owed (its log unless opened with it, and its first layer) are split from claim, or claimed unchecked.
+    private NamedFilter(string directory, byte[] key, FilterParameters parameters, FilterObserver observer, ControlLog? heldLog, DescriptorClaim? claim, bool logOpen = false)
     {
         _directory = directory;
         Key = key;
         Parameters = parameters;
         _held = new HeldItems(heldLog, (int)Math.Min(MaxHeldItems, parameters.LayerCapacity(0)));
-        _layers = new LayerChain(directory, parameters, observer);
+        _owedLog = logOpen ? null : DescriptorClaim.Split(claim, 1);
+        _layers = new LayerChain(directory, parameters, observer, DescriptorClaim.Split(claim, DescriptorBudget.DescriptorsPerLayer));
     }
 
     /// <summary>The filter's directory name (KeyNames).</summary>
@@ -73,33 +78,46 @@ internal sealed partial class NamedFilter : IDisposable
     /// <summary>
     /// Creates a filter in <paramref name="directory"/> (which must not hold one): its directory and log header, not yet
     /// durable (<see cref="Checkpoint"/> makes them so). No layer file yet: the first add creates layer 0, so a filter
-    /// that is created and dropped unused costs a directory and one small file.
+    /// that is created and dropped unused costs a directory and one small file. Its files' descriptors come from
+    /// <paramref name="claim"/> (<see cref="DescriptorBudget.PerNewFilter"/>), or are claimed unchecked without one.
     /// </summary>
-    public static NamedFilter Create(string directory, byte[] key, FilterParameters parameters, FilterObserver observer)
+    public static NamedFilter Create(string directory, byte[] key, FilterParameters parameters, FilterObserver observer, DescriptorClaim? claim)
     {
-        var filter = CreatePending(directory, key, parameters, observer);
-        filter.Materialize();
-        return filter;
+        var filter = CreatePending(directory, key, parameters, observer, heldLog: null, claim);
+        try
+        {
+            filter.Materialize();
+            return filter;
+        }
+        catch
+        {
+            filter.Dispose(); // its files and claims go with it
+            throw;
+        }
     }
 
     /// <summary>
     /// A filter with no files yet, whose create the caller recorded in the control log: <see cref="Materialize"/> makes
     /// its directory and log. Until then its first items are held, recorded in <paramref name="heldLog"/> (none without one).
+    /// Its files' descriptors come from <paramref name="claim"/>, or are claimed unchecked (a start counted them).
     /// </summary>
-    public static NamedFilter CreatePending(string directory, byte[] key, FilterParameters parameters, FilterObserver observer, ControlLog? heldLog = null) =>
-        new(directory, key, parameters, observer, heldLog);
+    public static NamedFilter CreatePending(string directory, byte[] key, FilterParameters parameters, FilterObserver observer, ControlLog? heldLog, DescriptorClaim? claim) =>
+        new(directory, key, parameters, observer, heldLog, claim);
 
-    /// <summary>Opens the filter in <paramref name="directory"/>: its key, its log, then every layer the log's items reach, each caught up.</summary>
+    /// <summary>
+    /// Opens the filter in <paramref name="directory"/>: its key, its log, then every layer the log's items reach, each
+    /// caught up, their descriptors drawn from <paramref name="claim"/> (counted as they open without one: a start counted them).
+    /// </summary>
     /// <exception cref="InvalidDataException">The key file or the log's header is damaged.</exception>
-    public static NamedFilter Open(string directory, FilterObserver observer)
+    public static NamedFilter Open(string directory, FilterObserver observer, DescriptorClaim? claim = null)
     {
         byte[] key = KeyFileFormat.ReadKey(directory);
-        DigestLog log = DigestLog.Open(LogPath(directory));
-        var filter = new NamedFilter(directory, key, log.Parameters, observer, heldLog: null);
+        DigestLog log = DigestLog.Open(LogPath(directory), claim);
+        var filter = new NamedFilter(directory, key, log.Parameters, observer, heldLog: null, claim, logOpen: true);
         try
         {
             filter.Opened(log, durable: true);
-            filter._layers.OpenToEnd(log);
+            filter._layers.OpenToEnd(log, claim);
             return filter;
         }
         catch
@@ -245,7 +263,7 @@ internal sealed partial class NamedFilter : IDisposable
     {
         _layers.Dispose();
         _log?.Dispose();
-        ReleaseOwedLog();
+        _owedLog?.Dispose();
     }
 
     /// <summary>The item is new: it takes the next index, and its digest waits for the log. True, its answer.</summary>
@@ -267,24 +285,5 @@ internal sealed partial class NamedFilter : IDisposable
     {
         _items = log.Records;
         Volatile.Write(ref _log, log);
-        ReleaseOwedLog(); // its descriptor counts now
-    }
-
-    /// <summary>Makes the files of a pending filter (the next tick, which asks <see cref="HasFiles"/>, makes them durable).</summary>
-    private void MaterializeLocked()
-    {
-        ObjectDisposedException.ThrowIf(_closed, this);
-        if (_log is not null)
-        {
-            return;
-        }
-
-        DigestLog log = _held.Count > 0
-            ? FilterDirectory.CreateHolding(_directory, Parameters, _held.Order)
-            : FilterDirectory.Create(_directory, Key, Parameters);
-        _unwritten.Clear(); // a pending filter queues only held items, which are in the log now
-        Opened(log, durable: false);
-        _held.Release();
-        _layers.OpenToEnd(log);
     }
 }

@@ -70,12 +70,8 @@ internal sealed class RestoreSession(byte[] key, string holder, DumpHeader heade
             return;
         }
 
-        if (DescriptorBudget.Refusal("a parked restore", 1 + (DescriptorBudget.DescriptorsPerLayer * _parkedLayers)) is { } refusal)
-        {
-            throw new DescriptorLimitException(refusal);
-        }
-
-        Staged = NamedFilter.Open(Directory, observer);
+        using DescriptorClaim claim = DescriptorBudget.Claim("a parked restore", 1 + (DescriptorBudget.DescriptorsPerLayer * _parkedLayers));
+        Staged = NamedFilter.Open(Directory, observer, claim);
     }
 
     // The digest of the last item loaded: the next chunk must say it follows that one.
