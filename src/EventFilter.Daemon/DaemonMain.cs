@@ -53,6 +53,15 @@ internal static class DaemonMain
             return 5;
         }
 
+        // The lock makes a new directory: what a start with no filters needs is checked before it, so that a refused
+        // start creates nothing. FilterStore's start check runs again, with the filters, once the lock is held.
+        DescriptorBudget.Configure(options.MaxClients);
+        if (!Directory.Exists(options.DataDirectory) && StartCheck.NewDirectoryRefusal(options.DataDirectory) is { } cannot)
+        {
+            Console.Error.WriteLine($"eventfilterd: cannot start: {cannot} Nothing was changed.");
+            return 5;
+        }
+
         using DataDirectoryLock? directoryLock = DataDirectoryLock.TryAcquire(options.DataDirectory, out string? reason);
         if (directoryLock is null)
         {
@@ -78,7 +87,6 @@ internal static class DaemonMain
         builder.Services.AddSingleton(options);
         builder.Services.AddSingleton(time);
         builder.Services.AddDaemonTelemetry();
-        DescriptorBudget.Configure(options.MaxClients);
         builder.Services.AddSingleton(services => new FilterStore(options.DataDirectory, options.LogSync, services.GetRequiredService<LayerObserver>(), services.GetRequiredService<ILogger>(), services.GetRequiredService<TimeProvider>()));
         builder.Services.AddHostedService<FilterLifetime>();
         builder.Services.AddHostedService<Checkpointer>();

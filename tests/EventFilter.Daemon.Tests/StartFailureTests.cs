@@ -131,6 +131,17 @@ public sealed class StartFailureTests : IDisposable
         Assert.Equal(before, DescriptorLimitStartTests.Snapshot(data));
     }
 
+    /// <summary>Was: the lock made the new directory and its lock file before the check refused the start.</summary>
+    [Fact]
+    public void Max_clients_that_do_not_fit_are_refused_before_a_new_data_directory_is_made()
+    {
+        string data = Path.Combine(_directory.Path, "new", "data");
+        string line = Refused(5, Run(["prlimit", "--nofile=400:400"], data, Path.Combine(_directory.Path, "eventfilterd.sock"), ["--max-clients", "1024"]));
+        Assert.Contains("the 0 filters need about 0 file descriptors", line, StringComparison.Ordinal);
+        Assert.Contains("or lower --max-clients to ", line, StringComparison.Ordinal);
+        Assert.Empty(Directory.GetFileSystemEntries(_directory.Path));
+    }
+
     /// <summary>A data directory with one filter holding an item, its lock file and control logs, after a clean stop.</summary>
     private static string FilledDataDirectory(string parent)
     {

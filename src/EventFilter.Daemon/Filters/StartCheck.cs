@@ -65,11 +65,7 @@ internal static class StartCheck
     /// </summary>
     public static string? DataDirectoryRefusal(string dataDirectory)
     {
-        string directory = Path.GetFullPath(dataDirectory);
-        while (!Directory.Exists(directory) && Path.GetDirectoryName(directory) is { } parent)
-        {
-            directory = parent;
-        }
+        string directory = NearestExisting(dataDirectory);
 
         if (ProcessLimits.WriteDenial(directory) is { } denial)
         {
@@ -127,12 +123,54 @@ internal static class StartCheck
             throw new StartRefusedException(addressSpace);
         }
 
-        long free = new DriveInfo(Path.GetFullPath(dataDirectory)).AvailableFreeSpace;
+        Room(dataDirectory, bytes);
+    }
+
+    /// <summary>
+    /// For a data directory that does not exist yet: null when a start with no filters fits the descriptor,
+    /// address-space and disk limits; else the refusal. Checked before the lock, which makes the directory, so that a
+    /// refused start creates nothing; <see cref="Run"/> checks again once the lock is held.
+    /// </summary>
+    public static string? NewDirectoryRefusal(string dataDirectory)
+    {
+        try
+        {
+            Descriptors(0, 0);
+            if (AddressSpaceRefusal(0) is { } addressSpace)
+            {
+                return addressSpace;
+            }
+
+            Room(dataDirectory, SpareBytes + (DataLayout.ControlLogFiles.Length * ControlFileBytes));
+            return null;
+        }
+        catch (StartRefusedException e)
+        {
+            return e.Message;
+        }
+    }
+
+    /// <summary>Throws <see cref="StartRefusedException"/> unless the disk holding the data directory (or where it will be made) has <paramref name="bytes"/> free.</summary>
+    private static void Room(string dataDirectory, long bytes)
+    {
+        long free = new DriveInfo(NearestExisting(dataDirectory)).AvailableFreeSpace;
         if (free < bytes)
         {
             throw new StartRefusedException(string.Create(CultureInfo.InvariantCulture,
                 $"the start needs about {bytes:N0} bytes free in '{Path.GetFullPath(dataDirectory)}' for the files it makes, and {free:N0} are free: free some space."));
         }
+    }
+
+    /// <summary>The data directory, or the nearest of its parents that exists when it does not yet.</summary>
+    private static string NearestExisting(string dataDirectory)
+    {
+        string directory = Path.GetFullPath(dataDirectory);
+        while (!Directory.Exists(directory) && Path.GetDirectoryName(directory) is { } parent)
+        {
+            directory = parent;
+        }
+
+        return directory;
     }
 
     /// <summary>
