@@ -19,6 +19,8 @@ public sealed class FilterMeter : IDisposable
         "eventfilter.fold.bytes", "eventfilter.fold.duration", "eventfilter.lines.corrupted", "eventfilter.lines.repaired",
         "eventfilter.rebuilds", "eventfilter.resizes", "eventfilter.checkpoints.ignored", "eventfilter.truncations",
         "eventfilter.catch_up.records", "eventfilter.errors", "eventfilter.host_contract.violations", "eventfilter.log_contract.violations",
+        "eventfilter.log.reads", "eventfilter.log.records", "eventfilter.log.read_position", "eventfilter.log.read_lag",
+        "eventfilter.log.read_lag.duration",
     ];
 
     private const string MeterName = "EventFilter";
