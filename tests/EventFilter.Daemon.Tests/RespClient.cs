@@ -25,13 +25,14 @@ public sealed class RespClient : IDisposable
     {
         _socket = socket;
         _socket.Connect(endPoint);
-        _socket.ReceiveTimeout = 30_000;
+        // A hang detector, not a wait: Poll.Bound, far beyond what a loaded 2-core machine needs (30 s once failed a test there).
+        _socket.ReceiveTimeout = (int)Poll.Bound.TotalMilliseconds;
         _stream = new NetworkStream(_socket);
         _reader = new BufferedStream(_stream);
     }
 
     /// <summary>
-    /// How long one read waits for the daemon: 30 s unless set. <see cref="Timeout.InfiniteTimeSpan"/> for no limit,
+    /// How long one read waits for the daemon: <see cref="Poll.Bound"/> unless set. <see cref="Timeout.InfiniteTimeSpan"/> for no limit,
     /// where the test bounds the whole exchange itself (with <see cref="Poll"/>) and disposes the client at the end.
     /// </summary>
     public TimeSpan ReceiveTimeout
